@@ -1,0 +1,52 @@
+"""liarsdice: a pluggable rules engine for Liar's Dice and its family.
+
+Build a :class:`Ruleset` from variant names and options, then play it with :class:`Game` (or the
+pure functions in :mod:`liarsdice.engine`). Write a variant with :data:`hookimpl`; the hooks are
+specified in :mod:`liarsdice.hookspecs`.
+"""
+
+from liarsdice.chance import RiggedRandom, rigged
+from liarsdice.errors import IllegalAction, PluginError, RulesetError
+from liarsdice.events import DiceChanged, Eliminated, Notice, PluginStateSet
+from liarsdice.game import Game
+from liarsdice.hookspecs import hookimpl, hookspec
+from liarsdice.models import (
+    Bid,
+    BidAction,
+    CallAction,
+    GameState,
+    PlayerState,
+    Resolution,
+    RoundState,
+    TimeoutAction,
+)
+from liarsdice.options import CallRegistry, OptionRegistry, Options, VariantInfo
+from liarsdice.ruleset import Ruleset
+
+__all__ = [
+    "Bid",
+    "BidAction",
+    "CallAction",
+    "CallRegistry",
+    "DiceChanged",
+    "Eliminated",
+    "Game",
+    "GameState",
+    "IllegalAction",
+    "Notice",
+    "OptionRegistry",
+    "Options",
+    "PlayerState",
+    "PluginError",
+    "PluginStateSet",
+    "Resolution",
+    "RiggedRandom",
+    "RoundState",
+    "Ruleset",
+    "RulesetError",
+    "TimeoutAction",
+    "VariantInfo",
+    "hookimpl",
+    "hookspec",
+    "rigged",
+]

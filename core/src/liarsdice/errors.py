@@ -1,0 +1,43 @@
+"""Exceptions. Each subclasses the matching built-in so callers can catch broadly."""
+
+from __future__ import annotations
+
+
+class RulesetError(ValueError):
+    """A ruleset cannot be built; the message names the plugin or option at fault."""
+
+
+class UnknownVariant(RulesetError):
+    """No installed plugin has that variant name."""
+
+
+class UnknownOption(RulesetError):
+    """No plugin in the ruleset declares that option."""
+
+
+class BadOptionValue(RulesetError):
+    """An option was given a value of the wrong type or out of range."""
+
+
+class MissingRequirement(RulesetError):
+    """A plugin requires a variant or option value that the ruleset lacks."""
+
+
+class Conflict(RulesetError):
+    """Two plugins, or a plugin and an option value, cannot be combined."""
+
+
+class NoEconomics(RulesetError):
+    """No plugin in the ruleset makes a lost round cost anything."""
+
+
+class PluginError(RuntimeError):
+    """A plugin failed to load or broke a hook contract; the message names the plugin."""
+
+
+class IllegalAction(ValueError):
+    """An action was refused. ``reasons`` lists every problem found; the state is unchanged."""
+
+    def __init__(self, reasons: list[str]) -> None:
+        self.reasons = reasons
+        super().__init__("; ".join(reasons))

@@ -1,0 +1,69 @@
+"""``Game``: a small stateful wrapper over the pure engine, keeping the state and the event log."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from random import Random
+
+from liarsdice import engine
+from liarsdice.events import Event
+from liarsdice.models import Action, Bid, BidAction, CallAction, GameState, TimeoutAction
+from liarsdice.ruleset import Ruleset
+from liarsdice.views import PlayerView, player_view
+
+
+class Game:
+    """One game under ``rules``. ``rng`` defaults to ``secrets.SystemRandom()`` (live play).
+
+    ``state`` is always the current state and ``events`` the full log, so
+    ``liarsdice.reducer.replay(game.events) == game.state``.
+    """
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        players: Sequence[str],
+        rng: Random | None = None,
+        *,
+        dice_per_player: int = 5,
+        first_opener: str | None = None,
+    ) -> None:
+        self.rules = rules
+        self.rng = rng if rng is not None else secrets.SystemRandom()
+        self.state, self.events = engine.new_game(
+            rules, players, self.rng, dice_per_player=dice_per_player, first_opener=first_opener
+        )
+
+    def _record(self, outcome: engine.Outcome) -> list[Event]:
+        self.state, events = outcome
+        self.events.extend(events)
+        return events
+
+    def start_round(self, rolls: Mapping[str, Sequence[int]] | None = None) -> list[Event]:
+        """Roll (or take ``rolls``) and open the next round; returns the new events."""
+        return self._record(engine.start_round(self.rules, self.state, self.rng, rolls=rolls))
+
+    def act(self, action: Action) -> list[Event]:
+        """Apply ``action`` (raises ``IllegalAction``, changing nothing, if it is illegal)."""
+        return self._record(engine.step(self.rules, self.state, action, self.rng))
+
+    def bid(self, player: str, quantity: int, face: int) -> list[Event]:
+        """``player`` bids ``quantity`` dice showing ``face``."""
+        return self.act(BidAction(player, Bid(quantity, face)))
+
+    def call(self, player: str, kind: str = "challenge") -> list[Event]:
+        """``player`` calls the bid on the table."""
+        return self.act(CallAction(player, kind))
+
+    def timeout(self, player: str) -> list[Event]:
+        """``player``'s clock runs out."""
+        return self.act(TimeoutAction(player))
+
+    def view(self, player: str | None) -> PlayerView:
+        """What ``player`` may see (``None``: a spectator)."""
+        return player_view(self.rules, self.state, player)
+
+    @property
+    def over(self) -> bool:
+        return self.state.over

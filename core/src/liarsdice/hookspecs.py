@@ -1,0 +1,214 @@
+"""Hook specifications: the contract between the engine and every rules plugin.
+
+A plugin is any object (usually a module) with functions marked ``@liarsdice.hookimpl`` whose names
+are listed here. An implementation may accept any subset of a hook's arguments, so hooks can grow
+new arguments without breaking plugins. Hooks never mutate their arguments: state changes are
+returned as *effects* (:data:`liarsdice.events.Effect`) that the engine applies.
+
+Arguments shared by many hooks:
+
+- ``state`` (:class:`~liarsdice.models.GameState`): the game as it is now, read-only.
+- ``options`` (mapping ``"plugin.option" -> value``): every option of the ruleset, resolved.
+- ``player`` (str): the name of the player acting.
+
+"firstresult" hooks stop at the first implementation that returns something other than ``None``;
+the baseline plugin ``standard`` is registered ``trylast`` so that variants answer first. The other
+hooks collect every non-``None`` result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from random import Random
+
+import pluggy
+
+from liarsdice.events import Effect
+from liarsdice.models import JSON, Bid, GameState, Resolution
+from liarsdice.options import CallRegistry, OptionRegistry, Options, VariantInfo
+
+PROJECT = "liarsdice"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+# --- registration: called once per plugin when a ruleset is built ------------------------------
+
+
+@hookspec
+def liarsdice_variant_info() -> VariantInfo:  # type: ignore[empty-body]
+    """Describe this plugin: title, one-line summary, requirements, conflicts, economics.
+
+    Every plugin must implement it. Called on each plugin separately.
+    """
+
+
+@hookspec
+def liarsdice_register_options(options: OptionRegistry) -> None:
+    """Declare this plugin's options with ``options.add(name, default, help, ...)``.
+
+    Called on each plugin separately; the registry prefixes names with the plugin's name, so
+    ``options.add("wild_ones", True, ...)`` in plugin ``standard`` declares ``standard.wild_ones``.
+    """
+
+
+@hookspec
+def liarsdice_register_calls(calls: CallRegistry) -> None:
+    """Register the call kinds this plugin adds, with ``calls.add(name, help)``.
+
+    The core's ``standard`` plugin registers ``"challenge"``. A call kind needs a plugin that
+    resolves it (:func:`liarsdice_resolve_call`).
+    """
+
+
+@hookspec
+def liarsdice_combination_problem(variants: Sequence[str], options: Options) -> str | None:
+    """Refuse a combination this plugin cannot play in, or return ``None`` to accept it.
+
+    :param variants: every variant name in the ruleset, ``"standard"`` included.
+    :return: a reason naming both sides (for example "ones-locking needs standard.wild_ones=true"),
+        or ``None``. All plugins are asked; every reason is reported.
+    """
+
+
+# --- bid ordering -------------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def liarsdice_bid_rank(bid: Bid, options: Options) -> Hashable:  # type: ignore[empty-body]
+    """The sort key of ``bid`` in the total order of bids: a raise must have a greater key.
+
+    Keys must be mutually comparable and distinct for distinct bids. The rank must not depend on
+    the game state, only on the bid and the options: the ruleset sorts the bid ladder once.
+    Stops at the first non-``None`` result.
+    """
+
+
+@hookspec(firstresult=True)
+def liarsdice_face_allowed(state: GameState, player: str, face: int, options: Options) -> bool | str | None:
+    """May ``player`` name ``face`` in a bid right now?
+
+    :return: ``True`` to allow, a reason string to refuse, ``None`` to leave it to later plugins
+        (the baseline refuses ones while they are wild). Stops at the first non-``None`` result.
+    """
+
+
+@hookspec
+def liarsdice_bid_problem(state: GameState, player: str, bid: Bid, options: Options) -> str | None:
+    """Why ``bid`` by ``player`` is illegal now, or ``None`` if this plugin has no objection.
+
+    The engine itself checks whose turn it is and that the bid ranks above the bid on the table;
+    plugins add rules of their own (quantity bounds, a fixed face in a palifico round). Every
+    plugin is asked and every reason is reported.
+    """
+
+
+# --- counting -----------------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def liarsdice_matching_faces(state: GameState, face: int, options: Options) -> frozenset[int]:  # type: ignore[empty-body]
+    """The die faces that count toward a bid on ``face`` right now.
+
+    For example ``{face, 1}`` with wild ones, ``{face}`` once ones are locked. The engine counts a
+    call with it, and the odds and bots derive their probabilities from it. Stops at the first
+    non-``None`` result.
+    """
+
+
+# --- calls --------------------------------------------------------------------------------------
+
+
+@hookspec
+def liarsdice_call_problem(state: GameState, player: str, call: str, options: Options) -> str | None:
+    """Why ``player`` may not make a call of kind ``call`` now, or ``None``.
+
+    The engine itself checks the turn, that the call kind is registered and that there is a bid to
+    call. Every plugin is asked and every reason is reported.
+    """
+
+
+@hookspec(firstresult=True)
+def liarsdice_resolve_call(
+    state: GameState, player: str, call: str, count: int, options: Options
+) -> Resolution | None:
+    """Rule on a call of kind ``call`` by ``player`` against the bid on the table.
+
+    :param count: how many dice match the bid (counted with :func:`liarsdice_matching_faces`).
+    :return: a :class:`~liarsdice.models.Resolution` naming losers and winners, or ``None`` if
+        this plugin does not resolve that kind. Stops at the first non-``None`` result.
+    """
+
+
+# --- penalty economics ------------------------------------------------------------------------
+
+
+@hookspec
+def liarsdice_settle(
+    state: GameState, resolution: Resolution, rng: Random, options: Options
+) -> Sequence[Effect] | None:
+    """Turn a ruling into effects: lose a die, load a bullet and pull, regain a die, ...
+
+    Every plugin is asked, and all effects are applied in order; effects on a player who is already
+    out are dropped. ``state`` is the state with the ruling recorded. Draw any randomness from
+    ``rng`` (see :func:`liarsdice.chance.rigged`). A player left with no dice is eliminated by the
+    engine.
+    """
+
+
+@hookspec(firstresult=True)
+def liarsdice_timeout(state: GameState, player: str, options: Options) -> Resolution | None:
+    """What a timeout by ``player`` costs, as a ruling that :func:`liarsdice_settle` then prices.
+
+    The baseline rules it a lost round for ``player`` (call ``"timeout"``, no reveal). Stops at
+    the first non-``None`` result.
+    """
+
+
+# --- openers ------------------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def liarsdice_first_opener(state: GameState, rng: Random, options: Options) -> str | None:
+    """The player who opens the first round. Stops at the first non-``None`` result."""
+
+
+@hookspec(firstresult=True)
+def liarsdice_next_opener(state: GameState, resolution: Resolution, options: Options) -> str | None:
+    """The player who opens the round after ``resolution``, given the state after settling.
+
+    If the player named is out, the next living player clockwise opens. Stops at the first
+    non-``None`` result.
+    """
+
+
+# --- flow notifications -------------------------------------------------------------------------
+
+
+@hookspec
+def liarsdice_round_started(state: GameState, options: Options) -> Sequence[Effect] | None:
+    """A round has started (dice rolled, opener set); return effects to apply, or ``None``."""
+
+
+@hookspec
+def liarsdice_bid_made(state: GameState, player: str, bid: Bid, options: Options) -> Sequence[Effect] | None:
+    """``player`` has bid ``bid`` (already in ``state``); return effects to apply, or ``None``.
+
+    For example ones-locking records that ones are locked for the rest of the round.
+    """
+
+
+# --- presentation -------------------------------------------------------------------------------
+
+
+@hookspec
+def liarsdice_player_public(state: GameState, player: str, options: Options) -> Mapping[str, JSON] | None:
+    """Public facts about ``player`` that this plugin owns, for views (for example bullets)."""
+
+
+@hookspec
+def liarsdice_describe(options: Options) -> str | None:
+    """This plugin's part of the rules page, in Markdown, for these option values.
+
+    Called on each plugin separately; the page is assembled baseline first, then variants.
+    """

@@ -1,0 +1,184 @@
+"""The data model: bids, actions, game state and call resolutions.
+
+Every class is a frozen, slotted attrs class. State is changed only by folding events into it
+(see :mod:`liarsdice.reducer`); serialisation lives in :mod:`liarsdice.serialization`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeAlias
+
+import attrs
+
+JSON: TypeAlias = Any
+"""A value that survives ``json.dumps``/``json.loads`` unchanged (plugin state is made of these)."""
+
+FACE_NAMES = {1: "ones", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes"}
+FACE_NAME = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+@attrs.frozen
+class Bid:
+    """"At least ``quantity`` dice on the whole table show ``face``"."""
+
+    quantity: int
+    face: int
+
+    def __str__(self) -> str:
+        names = FACE_NAME if self.quantity == 1 else FACE_NAMES
+        return f"{self.quantity} {names.get(self.face, f'face-{self.face}')}"
+
+
+# --- actions: what a player (or the clock) asks the engine to do -------------------------------
+
+
+@attrs.frozen
+class BidAction:
+    """``player`` raises to ``bid``."""
+
+    player: str
+    bid: Bid
+
+
+@attrs.frozen
+class CallAction:
+    """``player`` calls the bid on the table; ``kind`` is a registered call kind."""
+
+    player: str
+    kind: str = "challenge"
+
+
+@attrs.frozen
+class TimeoutAction:
+    """``player``'s turn clock ran out."""
+
+    player: str
+
+
+Action: TypeAlias = BidAction | CallAction | TimeoutAction
+
+
+# --- state ---------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class PlayerState:
+    """A seat: the player's name, how many dice they hold, and whether they are still in."""
+
+    name: str
+    dice: int
+    alive: bool = True
+
+
+@attrs.frozen
+class PlacedBid:
+    """A bid on the round's history: who made it and what it was."""
+
+    player: str
+    bid: Bid
+
+
+@attrs.frozen
+class Resolution:
+    """The ruling on a call (or a timeout): who lost the round and who won it.
+
+    ``count`` is the number of dice that matched the bid when the cups were lifted; it is ``None``
+    when nothing was revealed (a timeout). ``success`` is the caller's view: a challenge succeeds when
+    the bid was a lie, an exact call when the count equals the quantity.
+    """
+
+    call: str
+    caller: str
+    bidder: str | None
+    bid: Bid | None
+    count: int | None
+    success: bool
+    losers: tuple[str, ...]
+    winners: tuple[str, ...]
+
+
+@attrs.frozen
+class RoundState:
+    """One round: the hidden rolls, the bids so far, whose turn it is, and the ruling once called."""
+
+    number: int
+    opener: str
+    rolls: Mapping[str, tuple[int, ...]]
+    dice_in_play: int
+    turn: str
+    bids: tuple[PlacedBid, ...] = ()
+    resolution: Resolution | None = None
+
+    @property
+    def current_bid(self) -> Bid | None:
+        """The bid on the table, or ``None`` before the opener has bid."""
+        return self.bids[-1].bid if self.bids else None
+
+    @property
+    def over(self) -> bool:
+        """True once a call or a timeout has ended the round."""
+        return self.resolution is not None
+
+
+@attrs.frozen
+class GameState:
+    """The whole game. ``plugins`` holds plugin-owned state, one JSON mapping per plugin name."""
+
+    players: tuple[PlayerState, ...]
+    dice_per_player: int
+    round: RoundState | None = None
+    next_opener: str | None = None
+    winner: str | None = None
+    plugins: Mapping[str, Mapping[str, JSON]] = attrs.field(factory=dict)
+
+    def player(self, name: str) -> PlayerState:
+        """The seat of ``name``; ``KeyError`` if nobody of that name sits here."""
+        for player in self.players:
+            if player.name == name:
+                return player
+        raise KeyError(name)
+
+    def seat(self, name: str) -> int:
+        """0-based seat index of ``name``."""
+        for index, player in enumerate(self.players):
+            if player.name == name:
+                return index
+        raise KeyError(name)
+
+    @property
+    def alive(self) -> tuple[PlayerState, ...]:
+        """Living players in seat order."""
+        return tuple(p for p in self.players if p.alive)
+
+    @property
+    def dice_in_play(self) -> int:
+        """Dice held by living players."""
+        return sum(p.dice for p in self.players if p.alive)
+
+    @property
+    def over(self) -> bool:
+        """True once the game has a winner."""
+        return self.winner is not None
+
+    def next_alive(self, name: str, *, include_self: bool = False) -> str:
+        """The first living player clockwise from ``name`` (``name`` itself if ``include_self``)."""
+        players = self.players
+        start = self.seat(name)
+        offsets = range(0 if include_self else 1, len(players) + 1)
+        for offset in offsets:
+            candidate = players[(start + offset) % len(players)]
+            if candidate.alive:
+                return candidate.name
+        raise ValueError("no living player")
+
+    def clockwise_from(self, name: str) -> tuple[str, ...]:
+        """Every other living player, clockwise starting after ``name``."""
+        start = self.seat(name)
+        count = len(self.players)
+        ordered = (self.players[(start + i) % count] for i in range(1, count))
+        return tuple(p.name for p in ordered if p.alive)
+
+    def plugin(self, name: str) -> Mapping[str, JSON]:
+        """The plugin-owned state of plugin ``name`` (empty if it has none yet)."""
+        return self.plugins.get(name, {})

@@ -1,0 +1,172 @@
+"""Fold events into game state. Pure functions, no rules: the rules decide which events happen.
+
+``apply_event`` raises :class:`InvalidEvent` when an event cannot apply to the state it is given (a
+plugin returned an effect that would break an invariant, or an event log was tampered with).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from liarsdice.events import (
+    BidMade,
+    CallMade,
+    DiceChanged,
+    Eliminated,
+    Event,
+    GameStarted,
+    GameWon,
+    Notice,
+    OpenerChosen,
+    PluginStateSet,
+    RoundResolved,
+    RoundStarted,
+    TimedOut,
+)
+from liarsdice.models import GameState, PlacedBid, PlayerState, RoundState
+
+
+class InvalidEvent(ValueError):
+    """An event does not fit the state it was applied to."""
+
+
+def _round(state: GameState) -> RoundState:
+    if state.round is None or state.round.over:
+        raise InvalidEvent("no round is being played")
+    return state.round
+
+
+def _with(state: GameState, **changes: Any) -> GameState:
+    fields = {
+        "players": state.players,
+        "dice_per_player": state.dice_per_player,
+        "round": state.round,
+        "next_opener": state.next_opener,
+        "winner": state.winner,
+        "plugins": state.plugins,
+    }
+    fields.update(changes)
+    return GameState(**fields)
+
+
+def _replace_player(state: GameState, name: str, make: Callable[[PlayerState], PlayerState]) -> GameState:
+    players = list(state.players)
+    index = state.seat(name)
+    players[index] = make(players[index])
+    return _with(state, players=tuple(players))
+
+
+def _game_started(_: GameState | None, event: GameStarted) -> GameState:
+    players = tuple(PlayerState(name, event.dice_per_player) for name in event.players)
+    return GameState(players=players, dice_per_player=event.dice_per_player)
+
+
+def _round_started(state: GameState, event: RoundStarted) -> GameState:
+    for player in state.players:
+        roll = event.rolls.get(player.name)
+        expected = player.dice if player.alive else None
+        if (roll is None and expected) or (roll is not None and len(roll) != expected):
+            raise InvalidEvent(f"{player.name} must roll {expected or 0} dice")
+        if roll and not all(1 <= die <= 6 for die in roll):
+            raise InvalidEvent(f"{player.name}'s roll {list(roll)} has a face outside 1-6")
+    dice = sum(len(roll) for roll in event.rolls.values())
+    round_ = RoundState(event.number, event.opener, event.rolls, dice, turn=event.opener)
+    return _with(state, round=round_, next_opener=None)
+
+
+def _bid_made(state: GameState, event: BidMade) -> GameState:
+    current = _round(state)
+    round_ = RoundState(
+        number=current.number,
+        opener=current.opener,
+        rolls=current.rolls,
+        dice_in_play=current.dice_in_play,
+        turn=state.next_alive(event.player),
+        bids=(*current.bids, PlacedBid(event.player, event.bid)),
+    )
+    return _with(state, round=round_)
+
+
+def _unchanged(state: GameState, _: Event) -> GameState:
+    return state
+
+
+def _round_resolved(state: GameState, event: RoundResolved) -> GameState:
+    current = _round(state)
+    round_ = RoundState(
+        number=current.number,
+        opener=current.opener,
+        rolls=current.rolls,
+        dice_in_play=current.dice_in_play,
+        turn=current.turn,
+        bids=current.bids,
+        resolution=event.resolution,
+    )
+    return _with(state, round=round_)
+
+
+def _dice_changed(state: GameState, event: DiceChanged) -> GameState:
+    player = state.player(event.player)
+    dice = player.dice + event.delta
+    if not player.alive or not 0 <= dice <= state.dice_per_player:
+        raise InvalidEvent(
+            f"{event.player} cannot go from {player.dice} to {dice} dice "
+            f"(alive={player.alive}, starting count {state.dice_per_player}): {event.reason}"
+        )
+    return _replace_player(state, event.player, lambda p: PlayerState(p.name, dice, p.alive))
+
+
+def _eliminated(state: GameState, event: Eliminated) -> GameState:
+    if not state.player(event.player).alive:
+        raise InvalidEvent(f"{event.player} is already out")
+    return _replace_player(state, event.player, lambda p: PlayerState(p.name, 0, False))
+
+
+def _plugin_state_set(state: GameState, event: PluginStateSet) -> GameState:
+    plugins = dict(state.plugins)
+    plugins[event.plugin] = {**state.plugins.get(event.plugin, {}), event.key: event.value}
+    return _with(state, plugins=plugins)
+
+
+def _opener_chosen(state: GameState, event: OpenerChosen) -> GameState:
+    if not state.player(event.player).alive:
+        raise InvalidEvent(f"{event.player} is out and cannot open")
+    return _with(state, next_opener=event.player)
+
+
+def _game_won(state: GameState, event: GameWon) -> GameState:
+    return _with(state, winner=event.player, next_opener=None)
+
+
+_HANDLERS: dict[type, Callable[[Any, Any], GameState]] = {
+    GameStarted: _game_started,
+    RoundStarted: _round_started,
+    BidMade: _bid_made,
+    CallMade: _unchanged,
+    TimedOut: _unchanged,
+    Notice: _unchanged,
+    RoundResolved: _round_resolved,
+    DiceChanged: _dice_changed,
+    Eliminated: _eliminated,
+    PluginStateSet: _plugin_state_set,
+    OpenerChosen: _opener_chosen,
+    GameWon: _game_won,
+}
+
+
+def apply_event(state: GameState | None, event: Event) -> GameState:
+    """The state after ``event``. Only :class:`GameStarted` may apply to ``None``."""
+    if state is None and not isinstance(event, GameStarted):
+        raise InvalidEvent("a game must start with GameStarted")
+    return _HANDLERS[type(event)](state, event)
+
+
+def replay(events: Iterable[Event]) -> GameState:
+    """Rebuild a game's state from its full event log."""
+    state: GameState | None = None
+    for event in events:
+        state = apply_event(state, event)
+    if state is None:
+        raise InvalidEvent("an empty event log has no state")
+    return state
