@@ -100,5 +100,9 @@ class Hooks:
     player_public: Callable[[GameState, str], list[dict[str, Any]]]
 
     def __init__(self, pm: pluggy.PluginManager, options: Options) -> None:
+        #: Names of the hooks above that at least one plugin implements.
+        self.implemented = frozenset(
+            name for name in self.__annotations__ if getattr(pm.hook, f"liarsdice_{name}").get_hookimpls()
+        )
         for name in self.__annotations__:
             setattr(self, name, resolve(pm, f"liarsdice_{name}", options))

@@ -131,14 +131,14 @@ def bid_problems(rules: Ruleset, state: GameState, player: str, bid: Bid) -> lis
         return ["a bid is a whole quantity and a face"]
     if not 1 <= bid.face <= 6:
         return [f"there is no face {bid.face}: dice show 1 to 6"]
-    if bid.quantity < 1:
-        return ["a bid needs a quantity of at least 1"]
+    assert state.round is not None
+    if not 1 <= bid.quantity <= state.round.dice_in_play:
+        return [f"{bid} is not 1 to {state.round.dice_in_play} dice, the dice in play"]
     hooks = rules.hooks
     problems = hooks.bid_problem(state, player, bid)
     allowed = hooks.face_allowed(state, player, bid.face)
     if isinstance(allowed, str):
         problems.insert(0, allowed)
-    assert state.round is not None
     current = state.round.current_bid
     if current is not None and hooks.bid_rank(bid) <= hooks.bid_rank(current):
         problems.append(f"{bid} does not raise {current}")
@@ -156,9 +156,10 @@ def legal_bids(rules: Ruleset, state: GameState, player: str, limit: int | None 
         for face in FACES
         if isinstance(hooks.face_allowed(state, player, face), str)
     }
+    check = hooks.bid_problem if "bid_problem" in hooks.implemented else None
     found: list[Bid] = []
     for bid in rules.bids_above(state.round.current_bid, state.round.dice_in_play):
-        if bid.face in refused or hooks.bid_problem(state, player, bid):
+        if bid.face in refused or (check is not None and check(state, player, bid)):
             continue
         found.append(bid)
         if limit is not None and len(found) >= limit:

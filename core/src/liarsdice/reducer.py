@@ -6,7 +6,7 @@ plugin returned an effect that would break an invariant, or an event log was tam
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from liarsdice.events import (
@@ -27,6 +27,9 @@ from liarsdice.events import (
 from liarsdice.models import GameState, PlacedBid, PlayerState, RoundState
 
 
+_KEEP: Any = object()
+
+
 class InvalidEvent(ValueError):
     """An event does not fit the state it was applied to."""
 
@@ -37,17 +40,24 @@ def _round(state: GameState) -> RoundState:
     return state.round
 
 
-def _with(state: GameState, **changes: Any) -> GameState:
-    fields = {
-        "players": state.players,
-        "dice_per_player": state.dice_per_player,
-        "round": state.round,
-        "next_opener": state.next_opener,
-        "winner": state.winner,
-        "plugins": state.plugins,
-    }
-    fields.update(changes)
-    return GameState(**fields)
+def _with(
+    state: GameState,
+    *,
+    players: tuple[PlayerState, ...] | None = None,
+    round: RoundState | None = None,
+    next_opener: str | None = _KEEP,  # type: ignore[assignment]
+    winner: str | None = None,
+    plugins: Mapping[str, Mapping[str, Any]] | None = None,
+) -> GameState:
+    """``state`` with the named fields replaced (a fast ``attrs.evolve`` for the hot path)."""
+    return GameState(
+        state.players if players is None else players,
+        state.dice_per_player,
+        state.round if round is None else round,
+        state.next_opener if next_opener is _KEEP else next_opener,
+        state.winner if winner is None else winner,
+        state.plugins if plugins is None else plugins,
+    )
 
 
 def _replace_player(state: GameState, name: str, make: Callable[[PlayerState], PlayerState]) -> GameState:

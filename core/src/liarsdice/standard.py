@@ -55,14 +55,6 @@ def liarsdice_face_allowed(face: int, options: Options) -> bool | str:
 
 
 @hookimpl(trylast=True)
-def liarsdice_bid_problem(state: GameState, bid: Bid) -> str | None:
-    dice = state.round.dice_in_play if state.round else state.dice_in_play
-    if bid.quantity > dice:
-        return f"{bid} is more dice than the {dice} in play"
-    return None
-
-
-@hookimpl(trylast=True)
 def liarsdice_matching_faces(face: int, options: Options) -> frozenset[int]:
     return _WILD[face] if options[WILD_ONES] else _PLAIN[face]
 

@@ -1,0 +1,109 @@
+"""Whole games played by the random policy, for smoke tests, laws and throughput figures."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from random import Random
+
+import attrs
+
+from liarsdice import engine
+from liarsdice.models import Action, BidAction, CallAction, GameState
+from liarsdice.ruleset import Ruleset
+
+CHALLENGE_PROBABILITY = 0.3
+LOWEST_RAISES = 10
+
+
+def random_action(rules: Ruleset, state: GameState, rng: Random) -> Action:
+    """The random policy's move for the player on turn.
+
+    When a call is possible: call with probability 0.3 (always when no raise exists), choosing
+    uniformly among the legal call kinds. Otherwise bid uniformly among the 10 lowest legal bids.
+    """
+    assert state.round is not None
+    player = state.round.turn
+    calls = engine.legal_calls(rules, state, player) if state.round.bids else []
+    if calls and rng.random() < CHALLENGE_PROBABILITY:
+        return CallAction(player, calls[0] if len(calls) == 1 else rng.choice(calls))
+    bids = engine.legal_bids(rules, state, player, LOWEST_RAISES)
+    if not bids:
+        if not calls:
+            raise RuntimeError(f"{player} has no legal action in {state.round}")
+        return CallAction(player, rng.choice(calls))
+    return BidAction(player, rng.choice(bids))
+
+
+@attrs.frozen
+class GameRecord:
+    """How one game went: its winner, rounds played and actions taken."""
+
+    winner: str
+    rounds: int
+    actions: int
+
+
+def play_game(
+    rules: Ruleset,
+    players: Sequence[str],
+    rng: Random,
+    *,
+    dice_per_player: int = 5,
+    policy: Callable[[Ruleset, GameState, Random], Action] = random_action,
+) -> GameRecord:
+    """Play one full game with ``policy`` for every seat."""
+    state, _ = engine.new_game(rules, players, rng, dice_per_player=dice_per_player)
+    actions = 0
+    while not state.over:
+        state, _ = engine.start_round(rules, state, rng)
+        while not state.round.over:  # type: ignore[union-attr]
+            state, _ = engine.step(rules, state, policy(rules, state, rng), rng)
+            actions += 1
+    assert state.winner is not None and state.round is not None
+    return GameRecord(state.winner, state.round.number, actions)
+
+
+@attrs.frozen
+class SimulationReport:
+    """Totals over a batch of games, in the shape ``liarsdice simulate --json`` prints."""
+
+    games: int
+    seconds: float
+    games_per_second: float
+    rounds_per_game: float
+    actions_per_game: float
+    wins_by_seat: dict[str, int]
+
+
+def simulate(
+    rules: Ruleset,
+    players: int,
+    games: int,
+    seed: int,
+    *,
+    dice_per_player: int = 5,
+    progress: Callable[[int], None] | None = None,
+) -> SimulationReport:
+    """Play ``games`` games of ``players`` random-policy seats from one ``Random(seed)``."""
+    names = [f"seat{i}" for i in range(1, players + 1)]
+    rng = Random(seed)
+    wins = dict.fromkeys(names, 0)
+    rounds = actions = 0
+    started = time.perf_counter()
+    for _ in range(games):
+        record = play_game(rules, names, rng, dice_per_player=dice_per_player)
+        wins[record.winner] += 1
+        rounds += record.rounds
+        actions += record.actions
+        if progress is not None:
+            progress(1)
+    seconds = time.perf_counter() - started
+    return SimulationReport(
+        games=games,
+        seconds=round(seconds, 4),
+        games_per_second=round(games / seconds, 1) if seconds else 0.0,
+        rounds_per_game=round(rounds / games, 2) if games else 0.0,
+        actions_per_game=round(actions / games, 2) if games else 0.0,
+        wins_by_seat={name.removeprefix("seat"): count for name, count in wins.items()},
+    )
