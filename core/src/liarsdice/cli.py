@@ -17,9 +17,14 @@ import click
 from liarsdice import scenario
 from liarsdice.errors import PluginError, RulesetError
 from liarsdice.ruleset import Ruleset, installed
+from liarsdice.ruleset import presets as installed_presets
 from liarsdice.simulate import simulate as run_simulation
 
 EXIT_BAD_INPUT = 2
+
+
+def _show(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
@@ -32,10 +37,13 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
     return options
 
 
-def _ruleset(variants: Sequence[str], options: Sequence[str]) -> Ruleset:
-    return Ruleset.build(variants, _parse_options(options))
+def _ruleset(preset: str | None, variants: Sequence[str], options: Sequence[str]) -> Ruleset:
+    return Ruleset.build(variants, _parse_options(options), preset)
 
 
+preset_option = click.option(
+    "--preset", "-p", metavar="NAME", help="Start from a preset (see `liarsdice presets`)."
+)
 variant_option = click.option(
     "--variant", "-v", "variants", multiple=True, metavar="NAME", help="Add a variant (repeatable)."
 )
@@ -61,11 +69,25 @@ def variants() -> None:
 
 
 @cli.command()
+def presets() -> None:
+    """List the presets: named tables following the source rule sets."""
+    found = installed_presets()
+    width = max((len(name) for name in found), default=0)
+    for name, preset in found.items():
+        click.echo(f"{name:<{width}}  {preset.title} ({preset.source})")
+        click.echo(f"{'':<{width}}  variants: {', '.join(preset.variants)}")
+        if preset.options:
+            shown = ", ".join(f"{k}={_show(v)}" for k, v in preset.options.items())
+            click.echo(f"{'':<{width}}  options: {shown}")
+
+
+@cli.command()
+@preset_option
 @variant_option
 @option_option
-def rules(variants: tuple[str, ...], options: tuple[str, ...]) -> None:
+def rules(preset: str | None, variants: tuple[str, ...], options: tuple[str, ...]) -> None:
     """Print the rules page of a combination of variants and options."""
-    click.echo(_ruleset(variants, options).describe(), nl=False)
+    click.echo(_ruleset(preset, variants, options).describe(), nl=False)
 
 
 @cli.command()
@@ -76,6 +98,7 @@ def adjudicate(file: str) -> None:
 
 
 @cli.command()
+@preset_option
 @variant_option
 @option_option
 @click.option("--players", type=click.IntRange(min=2), default=6, show_default=True)
@@ -84,6 +107,7 @@ def adjudicate(file: str) -> None:
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def simulate(
+    preset: str | None,
     variants: tuple[str, ...],
     options: tuple[str, ...],
     players: int,
@@ -93,7 +117,7 @@ def simulate(
     as_json: bool,
 ) -> None:
     """Play GAMES full games with the random policy and report throughput and wins by seat."""
-    rules = _ruleset(variants, options)
+    rules = _ruleset(preset, variants, options)
     show_bar = sys.stderr.isatty() and not as_json
     with click.progressbar(length=games, label="games", file=sys.stderr, hidden=not show_bar) as bar:
         report = run_simulation(rules, players, games, seed, dice_per_player=dice, progress=bar.update)

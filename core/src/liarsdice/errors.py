@@ -11,6 +11,10 @@ class UnknownVariant(RulesetError):
     """No installed plugin has that variant name."""
 
 
+class UnknownPreset(RulesetError):
+    """No installed plugin registers a preset of that name."""
+
+
 class UnknownOption(RulesetError):
     """No plugin in the ruleset declares that option."""
 

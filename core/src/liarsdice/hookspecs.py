@@ -26,6 +26,7 @@ import pluggy
 from liarsdice.events import Effect
 from liarsdice.models import JSON, Bid, GameState, Resolution
 from liarsdice.options import CallRegistry, OptionRegistry, Options, VariantInfo
+from liarsdice.presets import PresetRegistry
 
 PROJECT = "liarsdice"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -58,6 +59,16 @@ def liarsdice_register_calls(calls: CallRegistry) -> None:
 
     The core's ``standard`` plugin registers ``"challenge"``. A call kind needs a plugin that
     resolves it (:func:`liarsdice_resolve_call`).
+    """
+
+
+@hookspec
+def liarsdice_register_presets(presets: PresetRegistry) -> None:
+    """Add named presets with ``presets.add(name, title=..., source=..., summary=..., variants=...,
+    options=...)``.
+
+    Called on every installed plugin, whether or not it is in a ruleset, when presets are listed or
+    a ruleset is built from a preset.
     """
 
 

@@ -23,10 +23,12 @@ from liarsdice.errors import (
     NoEconomics,
     PluginError,
     UnknownOption,
+    UnknownPreset,
     UnknownVariant,
 )
 from liarsdice.models import JSON, Bid
 from liarsdice.options import CallKind, CallRegistry, Option, OptionRegistry, VariantInfo
+from liarsdice.presets import Preset, PresetRegistry
 
 GROUP = "liarsdice"
 BASELINE = "standard"
@@ -94,6 +96,28 @@ def installed() -> Mapping[str, InstalledVariant]:
     return {name: _inspect(name, entry) for name, entry in _entry_points().items()}
 
 
+@functools.cache
+def presets() -> Mapping[str, Preset]:
+    """Every preset registered by an installed plugin, by name; collected once per process."""
+    registry = PresetRegistry()
+    for variant in installed().values():
+        pm = _new_manager()
+        pm.register(variant.plugin, name=variant.name)
+        try:
+            _call_on(variant.name, pm, "liarsdice_register_presets", presets=registry)
+        except ValueError as error:
+            raise PluginError(f"variant {variant.name}: {error}") from error
+    return dict(sorted(registry.presets.items()))
+
+
+def find_preset(name: str) -> Preset:
+    """The preset ``name``; :class:`UnknownPreset` lists the available ones."""
+    known = presets()
+    if name not in known:
+        raise UnknownPreset(f"unknown preset {name!r}; available: {', '.join(known) or '(none)'}")
+    return known[name]
+
+
 def find_variant(name: str) -> InstalledVariant:
     """The installed variant ``name``; :class:`UnknownVariant` lists what is installed."""
     variants = installed()
@@ -149,7 +173,13 @@ class Ruleset:
     plugin manager behind it, for callers that want pluggy itself.
     """
 
-    def __init__(self, variants: Sequence[InstalledVariant], options: Mapping[str, JSON]) -> None:
+    def __init__(
+        self,
+        variants: Sequence[InstalledVariant],
+        options: Mapping[str, JSON],
+        preset: Preset | None = None,
+    ) -> None:
+        self.preset = preset
         self.variants = tuple(variants)
         self.names = tuple(variant.name for variant in variants)
         self.options: Mapping[str, JSON] = dict(options)
@@ -161,12 +191,23 @@ class Ruleset:
         self._ladders: dict[int, tuple[list[Hashable], list[Bid]]] = {}
 
     @classmethod
-    def build(cls, variants: Iterable[str] = (), options: Mapping[str, Any] | None = None) -> Ruleset:
+    def build(
+        cls,
+        variants: Iterable[str] = (),
+        options: Mapping[str, Any] | None = None,
+        preset: str | None = None,
+    ) -> Ruleset:
         """The ruleset of the baseline plus ``variants``, with ``options`` (``"plugin.name": value``).
 
-        Raises a :class:`~liarsdice.errors.RulesetError` subclass naming the plugin or option for an
-        unknown variant or option, a bad value, a missing requirement, a conflict, or no economics.
+        With ``preset``, its variants and options come first and ``variants``/``options`` add to
+        them (a given option overrides the preset's value). Raises a
+        :class:`~liarsdice.errors.RulesetError` subclass naming the plugin or option for an unknown
+        preset, variant or option, a bad value, a missing requirement, a conflict, or no economics.
         """
+        chosen_preset = find_preset(preset) if preset is not None else None
+        if chosen_preset is not None:
+            variants = [*chosen_preset.variants, *variants]
+            options = {**chosen_preset.options, **(options or {})}
         wanted = sorted(set(variants) - {BASELINE})
         unknown = [name for name in wanted if name not in installed()]
         if unknown:
@@ -177,11 +218,12 @@ class Ruleset:
         chosen = [find_variant(BASELINE), *(find_variant(name) for name in wanted)]
         resolved = _resolve_options(chosen, options or {})
         _check_combination(chosen, resolved)
-        return cls(chosen, resolved)
+        return cls(chosen, resolved, chosen_preset)
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.options.items() if v != self.option(k).default}
-        return f"Ruleset({list(self.names[1:])!r}, {changed!r})"
+        preset = f", preset={self.preset.name!r}" if self.preset else ""
+        return f"Ruleset({list(self.names[1:])!r}, {changed!r}{preset})"
 
     def option(self, key: str) -> Option:
         """The declaration of option ``key``."""
@@ -222,6 +264,11 @@ class Ruleset:
                 )
                 sections.append(f"Options in force:\n\n{lines}")
         title = " + ".join(v.info.title for v in self.variants)
+        if self.preset is not None:
+            preset = self.preset
+            intro = f"Preset **{preset.name}** — {preset.title}, following {preset.source}. {preset.summary}"
+            sections.insert(0, intro)
+            title = preset.title
         return f"# Rules: {title}\n\n" + "\n\n".join(sections) + "\n"
 
 

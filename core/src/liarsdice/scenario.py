@@ -22,7 +22,7 @@ from liarsdice.views import public_facts
 ROUND_KEYS = {"dice", "actions"}
 TOP_KEYS = {"variants", "preset", "options", "players", "dice_per_player", "first_opener", "seed", "rounds"}
 
-#: Builds a ruleset from (preset, variants, options); replaced once presets exist.
+#: Builds a ruleset from (preset, variants, options).
 RulesetFactory = Callable[[str | None, list[str], Mapping[str, Any]], Ruleset]
 
 
@@ -31,9 +31,7 @@ class ScenarioError(ValueError):
 
 
 def _default_factory(preset: str | None, variants: list[str], options: Mapping[str, Any]) -> Ruleset:
-    if preset is not None:
-        raise ScenarioError(f"unknown preset {preset!r}: no presets are installed")
-    return Ruleset.build(variants, options)
+    return Ruleset.build(variants, options, preset)
 
 
 def _expect(condition: bool, message: str) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Hashable
 from liarsdice.hookspecs import hookimpl
 from liarsdice.models import Bid, GameState, Resolution
 from liarsdice.options import CallRegistry, OptionRegistry, Options, VariantInfo
+from liarsdice.presets import BUILT_IN, PresetRegistry
 
 NAME = "standard"
 WILD_ONES = "standard.wild_ones"
@@ -40,6 +41,19 @@ def liarsdice_register_options(options: OptionRegistry) -> None:
 @hookimpl(trylast=True)
 def liarsdice_register_calls(calls: CallRegistry) -> None:
     calls.add("challenge", "the bid on the table is a lie: lift the cups and count")
+
+
+@hookimpl(trylast=True)
+def liarsdice_register_presets(presets: PresetRegistry) -> None:
+    for preset in BUILT_IN:
+        presets.add(
+            preset.name,
+            title=preset.title,
+            source=preset.source,
+            summary=preset.summary,
+            variants=preset.variants,
+            options=preset.options,
+        )
 
 
 @hookimpl(trylast=True)
