@@ -1,0 +1,125 @@
+"""Variant ``calza``: the exact call. On your turn, declare the bid on the table exactly right.
+
+Call kind ``exact``. It succeeds when the count equals the quantity; a miss either way loses like a
+failed challenge. ``calza.reward`` sets what a success earns: ``regain-die`` (take back one lost
+die, nothing at the starting count) or ``table-pays`` (every other living player takes a lost round,
+clockwise from the caller). ``calza.window``: ``always``, or ``half`` (only while more than half of
+all dice are in play). After a successful exact call the caller is the round's winner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from liarsdice import DiceChanged, GameState, Notice, Options, Resolution, VariantInfo, hookimpl
+from liarsdice.events import Effect
+from liarsdice.options import CallRegistry, OptionRegistry
+
+NAME = "calza"
+EXACT = "exact"
+
+
+@hookimpl
+def liarsdice_variant_info() -> VariantInfo:
+    return VariantInfo(
+        title="Calza (exact call)",
+        summary="Call the bid exactly right: regain a die, or make the table pay.",
+    )
+
+
+@hookimpl
+def liarsdice_register_options(options: OptionRegistry) -> None:
+    options.add(
+        "reward",
+        "regain-die",
+        "what a successful exact call earns",
+        choices=("regain-die", "table-pays"),
+    )
+    options.add(
+        "window",
+        "always",
+        "when the exact call is allowed: always, or only while more than half of all dice are in play",
+        choices=("always", "half"),
+    )
+
+
+@hookimpl
+def liarsdice_register_calls(calls: CallRegistry) -> None:
+    calls.add(EXACT, "the bid on the table is exactly right: no more, no fewer")
+
+
+@hookimpl
+def liarsdice_call_problem(state: GameState, call: str, options: Options) -> str | None:
+    if call != EXACT or options["calza.window"] != "half":
+        return None
+    total = len(state.players) * state.dice_per_player
+    in_play = state.round.dice_in_play if state.round else state.dice_in_play
+    if in_play * 2 > total:
+        return None
+    return (
+        f"calza: the exact call is allowed only while more than half of the {total} dice are in play "
+        f"({in_play} left)"
+    )
+
+
+@hookimpl
+def liarsdice_resolve_call(
+    state: GameState, player: str, call: str, count: int, options: Options
+) -> Resolution | None:
+    if call != EXACT:
+        return None
+    assert state.round is not None and state.round.bids
+    placed = state.round.bids[-1]
+    if count != placed.bid.quantity:
+        losers: tuple[str, ...] = (player,)
+        winners: tuple[str, ...] = (placed.player,)
+    elif options["calza.reward"] == "table-pays":
+        losers, winners = state.clockwise_from(player), (player,)
+    else:
+        losers, winners = (), (player,)
+    return Resolution(
+        call=EXACT,
+        caller=player,
+        bidder=placed.player,
+        bid=placed.bid,
+        count=count,
+        success=count == placed.bid.quantity,
+        losers=losers,
+        winners=winners,
+    )
+
+
+@hookimpl
+def liarsdice_settle(state: GameState, resolution: Resolution, options: Options) -> Sequence[Effect]:
+    if resolution.call != EXACT or not resolution.success or options["calza.reward"] != "regain-die":
+        return []
+    caller = state.player(resolution.caller)
+    if caller.dice >= state.dice_per_player:
+        return [Notice(NAME, f"{caller.name} already holds all {caller.dice} dice: nothing gained", caller.name)]
+    return [DiceChanged(caller.name, +1, "calza: regained a die")]
+
+
+@hookimpl
+def liarsdice_describe(options: Options) -> str:
+    if options["calza.reward"] == "table-pays":
+        reward = (
+            "If the count matches exactly, **the table pays**: every other living player, clockwise "
+            "from the caller, takes a lost round."
+        )
+    else:
+        reward = (
+            "If the count matches exactly, the caller **takes back one lost die**; a caller who "
+            "still holds all their dice gains nothing and loses nothing."
+        )
+    window = (
+        "The exact call is allowed only while more than half of all the dice the game started with "
+        "are still in play."
+        if options["calza.window"] == "half"
+        else "The exact call is allowed on any turn after the opening bid."
+    )
+    return f"""\
+On your turn, instead of raising or challenging, you may call **exact** ("calza"): you claim the
+bid on the table is exactly right, no more and no fewer. The cups are lifted and counted as for a
+challenge. {reward} A miss in either direction loses the round for the caller, as a failed
+challenge would. After a successful exact call the caller counts as the winner of the round.
+{window}"""

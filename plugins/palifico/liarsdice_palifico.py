@@ -1,0 +1,135 @@
+"""Variant ``palifico`` (Perudo): the round after a player first drops to one die is special.
+
+That player opens; ones are not wild (unless ``palifico.wild_ones``); the opening bid fixes the face
+and later bids only raise the quantity — except, with ``palifico.one_die_changes_face``, bids by
+players who hold one die themselves. ``palifico.two_players`` says whether it still happens when
+only two players remain. Each player gets one palifico round per game.
+
+Plugin state: ``{"active": player or None, "done": [players who have had theirs]}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from liarsdice import Bid, GameState, Notice, Options, PluginStateSet, Resolution, VariantInfo, hookimpl
+from liarsdice.events import Effect
+from liarsdice.models import FACE_NAMES
+from liarsdice.options import OptionRegistry
+
+NAME = "palifico"
+
+
+def active(state: GameState) -> str | None:
+    """The player whose palifico round this is, or None in an ordinary round."""
+    player: str | None = state.plugin(NAME).get("active")
+    return player
+
+
+def _due(state: GameState, player: str, options: Options) -> bool:
+    """Whether ``player`` is owed a palifico round now."""
+    seat = state.player(player)
+    return (
+        seat.alive
+        and seat.dice == 1
+        and state.dice_per_player > 1
+        and player not in state.plugin(NAME).get("done", [])
+        and (options["palifico.two_players"] or len(state.alive) > 2)
+    )
+
+
+@hookimpl
+def liarsdice_variant_info() -> VariantInfo:
+    return VariantInfo(
+        title="Palifico",
+        summary="After a player first drops to one die: they open, ones are not wild, the face is fixed.",
+        requires=("dice-loss",),
+    )
+
+
+@hookimpl
+def liarsdice_register_options(options: OptionRegistry) -> None:
+    options.add(
+        "one_die_changes_face",
+        True,
+        "in a palifico round, players who hold one die themselves may change the face",
+    )
+    options.add("two_players", True, "palifico rounds still happen when only two players remain")
+    options.add("wild_ones", False, "ones stay wild in a palifico round")
+
+
+@hookimpl(tryfirst=True)
+def liarsdice_next_opener(state: GameState, resolution: Resolution, options: Options) -> str | None:
+    start = resolution.losers[0] if resolution.losers else resolution.caller
+    seat = state.seat(start)
+    for offset in range(len(state.players)):
+        player = state.players[(seat + offset) % len(state.players)].name
+        if _due(state, player, options):
+            return player
+    return None
+
+
+@hookimpl
+def liarsdice_round_started(state: GameState, options: Options) -> Sequence[Effect]:
+    assert state.round is not None
+    opener = state.round.opener
+    effects: list[Effect] = []
+    if _due(state, opener, options):
+        done = [*state.plugin(NAME).get("done", []), opener]
+        effects += [
+            PluginStateSet(NAME, "active", opener),
+            PluginStateSet(NAME, "done", done),
+            Notice(NAME, f"palifico: {opener} is down to one die and opens a palifico round", opener),
+        ]
+    elif active(state) is not None:
+        effects.append(PluginStateSet(NAME, "active", None))
+    return effects
+
+
+@hookimpl
+def liarsdice_matching_faces(state: GameState, face: int, options: Options) -> frozenset[int] | None:
+    if active(state) is not None and not options["palifico.wild_ones"]:
+        return frozenset({face})
+    return None
+
+
+@hookimpl(tryfirst=True)
+def liarsdice_face_allowed(state: GameState, face: int, options: Options) -> bool | None:
+    if face == 1 and active(state) is not None and not options["palifico.wild_ones"]:
+        return True
+    return None
+
+
+@hookimpl
+def liarsdice_bid_problem(state: GameState, player: str, bid: Bid, options: Options) -> str | None:
+    if active(state) is None or state.round is None or not state.round.bids:
+        return None
+    fixed = state.round.bids[0].bid.face
+    if bid.face == fixed:
+        return None
+    if options["palifico.one_die_changes_face"] and state.player(player).dice == 1:
+        return None
+    return f"palifico: the face is fixed at {FACE_NAMES[fixed]}; raise the quantity"
+
+
+@hookimpl
+def liarsdice_describe(options: Options) -> str:
+    wild = (
+        "Ones stay wild."
+        if options["palifico.wild_ones"]
+        else "Ones are **not** wild, so they may be bid like any face."
+    )
+    change = (
+        " Players who hold a single die themselves may still change the face."
+        if options["palifico.one_die_changes_face"]
+        else ""
+    )
+    two = (
+        ""
+        if options["palifico.two_players"]
+        else " There is no palifico round once only two players remain."
+    )
+    return f"""\
+When a player first drops to a single die, the next round is a **palifico** round: that player
+opens it. {wild} The face named in the opening bid is fixed for the round: later bids may only
+raise the quantity.{change} Each player has one palifico round per game.{two}"""

@@ -1,0 +1,123 @@
+"""Variant ``revolver``: a lost round loads the loser's revolver and they pull the trigger once.
+
+The first lost round loads ``revolver.initial_bullets``; each later loss adds one more; bullets are
+never removed. After loading, the cylinder is spun and the trigger pulled once: the chance of a hit
+is bullets / chambers, so a full cylinder is certain death. A hit eliminates the player, and their
+dice leave with them. A timeout loads every remaining chamber and fires. With ``dice-loss`` also in
+play, a lost round costs a die *and* a pull (seed 000's "lose a die per lost round").
+
+Plugin state: ``{"bullets": {player: n}}``. Pulls draw from the rigged stream ``"trigger"``
+(``"click"`` or ``"bang"``) when a scenario rigs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from random import Random
+
+from liarsdice import (
+    Eliminated,
+    GameState,
+    Notice,
+    Options,
+    PluginError,
+    PluginStateSet,
+    Resolution,
+    VariantInfo,
+    hookimpl,
+    rigged,
+)
+from liarsdice.events import Effect
+from liarsdice.options import OptionRegistry
+
+NAME = "revolver"
+OUTCOMES = ("click", "bang")
+
+
+def bullets(state: GameState) -> Mapping[str, int]:
+    """Bullets loaded in each player's revolver (players never loaded are absent)."""
+    loaded: Mapping[str, int] = state.plugin(NAME).get("bullets", {})
+    return loaded
+
+
+def _pull(rng: Random, loaded: int, chambers: int) -> bool:
+    outcome = rigged(rng, "trigger")
+    if outcome is None:
+        return rng.randrange(chambers) < loaded
+    if outcome not in OUTCOMES:
+        raise PluginError(f"revolver: a rigged trigger pull is 'click' or 'bang', not {outcome!r}")
+    if outcome == "click" and loaded >= chambers:
+        raise PluginError(f"revolver: rigged 'click' with all {chambers} chambers loaded")
+    return bool(outcome == "bang")
+
+
+@hookimpl
+def liarsdice_variant_info() -> VariantInfo:
+    return VariantInfo(
+        title="Revolver",
+        summary="A lost round loads bullets and pulls the trigger; a hit is out.",
+        economics=True,
+    )
+
+
+@hookimpl
+def liarsdice_register_options(options: OptionRegistry) -> None:
+    options.add("chambers", 6, "chambers in the cylinder", minimum=1, maximum=12)
+    options.add(
+        "initial_bullets", 1, "bullets loaded on a player's first lost round", minimum=1, maximum=12
+    )
+
+
+@hookimpl
+def liarsdice_combination_problem(options: Options) -> str | None:
+    if options["revolver.initial_bullets"] > options["revolver.chambers"]:
+        return (
+            f"revolver.initial_bullets={options['revolver.initial_bullets']} is more than "
+            f"revolver.chambers={options['revolver.chambers']}"
+        )
+    return None
+
+
+@hookimpl
+def liarsdice_settle(
+    state: GameState, resolution: Resolution, rng: Random, options: Options
+) -> Sequence[Effect]:
+    chambers = options["revolver.chambers"]
+    loaded = dict(bullets(state))
+    effects: list[Effect] = []
+    for loser in resolution.losers:
+        before = loaded.get(loser, 0)
+        if resolution.call == "timeout":
+            after = chambers
+        elif before == 0:
+            after = options["revolver.initial_bullets"]
+        else:
+            after = min(chambers, before + 1)
+        loaded[loser] = after
+        effects.append(PluginStateSet(NAME, "bullets", dict(loaded)))
+        hit = _pull(rng, after, chambers)
+        sound = "bang" if hit else "click"
+        effects.append(Notice(NAME, f"{loser} loads {after} of {chambers} and pulls: {sound}", loser))
+        if hit:
+            effects.append(Eliminated(loser, f"shot by the revolver ({after} of {chambers} loaded)"))
+    return effects
+
+
+@hookimpl
+def liarsdice_player_public(state: GameState, player: str) -> Mapping[str, int]:
+    return {"bullets": bullets(state).get(player, 0)}
+
+
+@hookimpl
+def liarsdice_describe(options: Options) -> str:
+    chambers = options["revolver.chambers"]
+    initial = options["revolver.initial_bullets"]
+    first = "one bullet" if initial == 1 else f"{initial} bullets"
+    return f"""\
+Whoever loses a round takes the revolver. Their first lost round loads {first}; every later loss
+adds one more, and no bullet is ever removed. The cylinder of {chambers} chambers is spun and the
+trigger pulled once, so the chance of a hit is bullets in {chambers}: with all {chambers} chambers
+loaded it is certain. A player who is hit is out, and their dice leave the table with them.
+Survivors keep their bullets.
+
+**Timeouts.** Sleeping through your clock is fatal: every remaining chamber is loaded and fired."""
