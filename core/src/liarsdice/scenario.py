@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from liarsdice.chance import RiggedRandom
-from liarsdice.errors import IllegalAction, RulesetError
+from liarsdice.errors import IllegalAction, PluginError, RulesetError
 from liarsdice.game import Game
 from liarsdice.models import Action, Bid, BidAction, CallAction, Resolution, TimeoutAction
 from liarsdice.ruleset import Ruleset
@@ -142,6 +142,8 @@ def run(scenario: Mapping[str, Any], factory: RulesetFactory = _default_factory)
                 game.act(action)
             except IllegalAction as refusal:
                 rejected.append({"index": index, "player": action.player, "reason": str(refusal)})
+            except PluginError as error:
+                raise ScenarioError(f"round {number}, action {index}: {error}") from error
         state = game.state
         assert state.round is not None
         unused = rng.leftovers()
