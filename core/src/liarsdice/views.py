@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 import attrs
 
-from liarsdice.models import JSON, GameState, PlacedBid, Resolution
+from liarsdice.models import JSON, GameState, PlacedBid, PlayerState, Resolution, RoundState
 from liarsdice.ruleset import Ruleset
 
 
@@ -77,4 +77,39 @@ def player_view(rules: Ruleset, state: GameState, viewer: str | None) -> PlayerV
         next_opener=state.next_opener,
         winner=state.winner,
         plugins=state.plugins,
+    )
+
+
+def view_state(view: PlayerView) -> GameState:
+    """A game state rebuilt from ``view`` alone, for code that must not see hidden dice (bots).
+
+    Other players' rolls are replaced by dice showing 0, which match no face: their number is
+    public, their faces are not. Hooks that only read public facts (counting rules, bid rules)
+    answer on it exactly as on the real state.
+    """
+    rolls = {
+        seat.name: (view.own_dice if seat.name == view.viewer and view.own_dice else (0,) * seat.dice)
+        for seat in view.seats
+        if seat.alive
+    }
+    players = tuple(PlayerState(seat.name, seat.dice, seat.alive) for seat in view.seats)
+    round_ = None
+    if view.round:
+        assert view.opener is not None
+        round_ = RoundState(
+            number=view.round,
+            opener=view.opener,
+            rolls=dict(view.revealed) if view.revealed is not None else rolls,
+            dice_in_play=view.dice_in_play,
+            turn=view.turn or view.opener,
+            bids=view.bids,
+            resolution=view.resolution,
+        )
+    return GameState(
+        players=players,
+        dice_per_player=view.dice_per_player,
+        round=round_,
+        next_opener=view.next_opener,
+        winner=view.winner,
+        plugins=view.plugins,
     )
