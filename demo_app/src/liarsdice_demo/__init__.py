@@ -1,0 +1,1 @@
+"""The liarsdice demo app (work in progress)."""
