@@ -38,7 +38,8 @@ def liarsdice_register_options(options: OptionRegistry) -> None:
     options.add(
         "window",
         "always",
-        "when the exact call is allowed: always, or only while more than half of all dice are in play",
+        "when the exact call is allowed: always, or only while more than half of all dice are "
+        "in play",
         choices=("always", "half"),
     )
 
@@ -57,8 +58,8 @@ def liarsdice_call_problem(state: GameState, call: str, options: Options) -> str
     if in_play * 2 > total:
         return None
     return (
-        f"calza: the exact call is allowed only while more than half of the {total} dice are in play "
-        f"({in_play} left)"
+        f"calza: the exact call is allowed only while more than half of the {total} dice are "
+        f"in play ({in_play} left)"
     )
 
 
@@ -90,12 +91,24 @@ def liarsdice_resolve_call(
 
 
 @hookimpl
-def liarsdice_settle(state: GameState, resolution: Resolution, options: Options) -> Sequence[Effect]:
-    if resolution.call != EXACT or not resolution.success or options["calza.reward"] != "regain-die":
+def liarsdice_settle(
+    state: GameState, resolution: Resolution, options: Options
+) -> Sequence[Effect]:
+    if (
+        resolution.call != EXACT
+        or not resolution.success
+        or options["calza.reward"] != "regain-die"
+    ):
         return []
     caller = state.player(resolution.caller)
     if caller.dice >= state.dice_per_player:
-        return [Notice(NAME, f"{caller.name} already holds all {caller.dice} dice: nothing gained", caller.name)]
+        return [
+            Notice(
+                NAME,
+                f"{caller.name} already holds all {caller.dice} dice: nothing gained",
+                caller.name,
+            )
+        ]
     return [DiceChanged(caller.name, +1, "calza: regained a die")]
 
 
@@ -103,8 +116,8 @@ def liarsdice_settle(state: GameState, resolution: Resolution, options: Options)
 def liarsdice_describe(options: Options) -> str:
     if options["calza.reward"] == "table-pays":
         reward = (
-            "If the count matches exactly, **the table pays**: every other living player, clockwise "
-            "from the caller, takes a lost round."
+            "If the count matches exactly, **the table pays**: every other living player, "
+            "clockwise from the caller, takes a lost round."
         )
     else:
         reward = (

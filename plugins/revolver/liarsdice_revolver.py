@@ -97,9 +97,13 @@ def liarsdice_settle(
         effects.append(PluginStateSet(NAME, "bullets", dict(loaded)))
         hit = _pull(rng, after, chambers)
         sound = "bang" if hit else "click"
-        effects.append(Notice(NAME, f"{loser} loads {after} of {chambers} and pulls: {sound}", loser))
+        effects.append(
+            Notice(NAME, f"{loser} loads {after} of {chambers} and pulls: {sound}", loser)
+        )
         if hit:
-            effects.append(Eliminated(loser, f"shot by the revolver ({after} of {chambers} loaded)"))
+            effects.append(
+                Eliminated(loser, f"shot by the revolver ({after} of {chambers} loaded)")
+            )
     return effects
 
 
