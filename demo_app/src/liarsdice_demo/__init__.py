@@ -1,1 +1,53 @@
-"""The liarsdice demo app (work in progress)."""
+"""liarsdice-demo: play any combination of installed liarsdice variants in the browser.
+
+``create_app(config)`` is the app factory: SQLite storage (:mod:`.db`), players by cookie
+(:mod:`.players`), the table hub (:mod:`.hub`), the WebSocket endpoint (:mod:`.sockets`) and the
+blueprints for the lobby, the JSON API and the other pages. Run it with ``liarsdice-demo`` or,
+for real use, under gunicorn with threads and one worker (see the README).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask, render_template
+from werkzeug.exceptions import HTTPException
+
+from liarsdice_demo import api, db, hub, lobby, pages, players, sockets
+
+DEFAULTS: dict[str, Any] = {
+    "BOT_DELAY": 0.9,
+    "REVEAL_PAUSE": 4.0,
+    "HUB_WORKERS": 4,
+    "MAX_TABLES": 2000,
+    "MAX_CONTENT_LENGTH": 64 * 1024,
+    "SOCK_SERVER_OPTIONS": {"ping_interval": 25, "max_message_size": 16 * 1024},
+}
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """A new app. ``config`` overrides the defaults (``DATABASE``: the SQLite file, by default
+    ``liarsdice.sqlite`` in the instance folder; ``BOT_DELAY``/``REVEAL_PAUSE``: seconds)."""
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_mapping(DEFAULTS)
+    app.config["DATABASE"] = os.path.join(app.instance_path, "liarsdice.sqlite")
+    if config:
+        app.config.update(config)
+    db.init_app(app)
+    players.init_app(app)
+    hub.init_app(app)
+    sockets.init_app(app)
+    app.register_blueprint(lobby.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+
+    @app.errorhandler(HTTPException)
+    def _error(error: HTTPException) -> tuple[str, int]:
+        return render_template("error.html", error=error), error.code or 500
+
+    return app
+
+
+__all__ = ["create_app"]

@@ -1,5 +1,34 @@
-"""``liarsdice-demo``: run the demo app (work in progress)."""
+"""``liarsdice-demo [--host H] [--port P] [--db PATH]``: run the demo app with no setup step.
+
+The development server (threaded) is fine for a few tables on a laptop; for real use run it
+under gunicorn (see the README).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
 
 
-def main() -> None:
-    raise SystemExit("the demo app is not built yet")
+def main(argv: Sequence[str] | None = None) -> None:
+    """Parse the command line and serve until interrupted."""
+    parser = argparse.ArgumentParser(prog="liarsdice-demo", description=__doc__.splitlines()[0])
+    parser.add_argument("--host", default="127.0.0.1", help="interface to listen on")
+    parser.add_argument("--port", type=int, default=5000, help="port to listen on")
+    parser.add_argument(
+        "--db", metavar="PATH", help="SQLite file (default: in the instance folder)"
+    )
+    args = parser.parse_args(argv)
+
+    from liarsdice_demo import create_app
+
+    app = create_app({"DATABASE": args.db} if args.db else None)
+    print(f"liarsdice-demo on http://{args.host}:{args.port}/  (Ctrl-C to stop)")
+    try:
+        app.run(host=args.host, port=args.port, threaded=True)
+    finally:
+        app.extensions["liarsdice_hub"].shutdown()
+
+
+if __name__ == "__main__":
+    main()

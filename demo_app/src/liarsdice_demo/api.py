@@ -1,0 +1,109 @@
+"""The JSON API (``/api``): the catalog of variants, validating a combination, tables and seats.
+
+Contract: every response is JSON; a refusal is ``{"ok": false, "error": text}`` with a 4xx
+status, where ``text`` is fit to show a player (a ruleset refusal is the core's own message).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, g, jsonify, request, url_for
+from werkzeug.wrappers import Response
+
+from liarsdice_demo.composition import ConfigError, build_rules, catalog, parse_config
+from liarsdice_demo.hub import current_hub
+from liarsdice_demo.players import clean_nickname, ensure_player
+from liarsdice_demo.table import TableError
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _refuse(text: str, status: int = 400) -> tuple[Response, int]:
+    return jsonify(ok=False, error=text), status
+
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    return data if isinstance(data, dict) else {}
+
+
+@bp.get("/catalog")
+def get_catalog() -> Response:
+    """Installed variants with their options, presets and bot kinds."""
+    return jsonify(catalog())
+
+
+@bp.post("/validate")
+def validate() -> Response | tuple[Response, int]:
+    """Check a combination (``preset``, ``variants``, ``options``) without making a table."""
+    try:
+        rules, *_ = build_rules(_body())
+    except ConfigError as problem:
+        return _refuse(str(problem), 422)
+    return jsonify(
+        ok=True,
+        variants=list(rules.names),
+        calls=list(rules.calls),
+        options=dict(rules.options),
+        rules_markdown=rules.describe(),
+    )
+
+
+@bp.post("/tables")
+def create_table() -> Response | tuple[Response, int]:
+    """Make a table; the caller (nickname required) takes seat 1 and becomes its host."""
+    data = _body()
+    try:
+        nickname = clean_nickname(data.get("nickname"))
+        config = parse_config(data)
+    except (ConfigError, ValueError) as problem:
+        return _refuse(str(problem), 422)
+    player = ensure_player(nickname)
+    try:
+        table = current_hub().create(config, host=(player["id"], nickname))
+    except RuntimeError as problem:
+        return _refuse(str(problem), 503)
+    seat = table.seat_of(player["id"])
+    assert seat is not None
+    return jsonify(
+        ok=True,
+        code=table.code,
+        url=url_for("pages.table", code=table.code, _external=True),
+        seat=seat.index,
+        seat_token=seat.token,
+    )
+
+
+@bp.get("/tables")
+def list_tables() -> Response:
+    """Live tables, newest first."""
+    return jsonify(tables=[table.summary() for table in current_hub().tables()[:100]])
+
+
+@bp.get("/tables/<code>")
+def get_table(code: str) -> Response | tuple[Response, int]:
+    """One live table's settings and seats (public information only)."""
+    table = current_hub().get(code)
+    if table is None:
+        return _refuse(f"no live table has the code {code!r}", 404)
+    return jsonify(ok=True, **table.summary(), config=table.config.summary())
+
+
+@bp.post("/tables/<code>/seat")
+def take_seat(code: str) -> Response | tuple[Response, int]:
+    """Sit at table ``code`` (or get back the seat you hold): the seat token comes back."""
+    table = current_hub().get(code)
+    if table is None:
+        return _refuse(f"no live table has the code {code!r}", 404)
+    data = _body()
+    try:
+        nickname = clean_nickname(data.get("nickname") or (g.player and g.player["nickname"]))
+    except ValueError as problem:
+        return _refuse(str(problem), 422)
+    player = ensure_player(nickname)
+    try:
+        seat = table.sit(player["id"], nickname)
+    except TableError as problem:
+        return _refuse(str(problem), 409)
+    return jsonify(ok=True, code=table.code, seat=seat.index, name=seat.name, seat_token=seat.token)

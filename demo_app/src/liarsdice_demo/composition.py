@@ -1,0 +1,175 @@
+"""Table settings: parse what the lobby sends into a validated :class:`TableConfig`.
+
+Contract: :func:`parse_config` takes a JSON-like mapping (from the JSON API or the lobby form) and
+returns a config whose ruleset has been built by :meth:`liarsdice.Ruleset.build`, or raises
+:class:`ConfigError` whose message is fit to show a player (a ruleset error's text is passed on
+unchanged, so it names the variants or option at fault). :func:`catalog` describes the installed
+variants, their options and the presets for the lobby page; it is read at run time, so
+third-party variants appear without any change here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from liarsdice.bots import bot_kinds
+from liarsdice.errors import RulesetError
+from liarsdice.ruleset import BASELINE, Ruleset, installed, presets
+
+MIN_SEATS, MAX_SEATS = 2, 6
+MIN_TURN, MAX_TURN, DEFAULT_TURN = 5, 600, 60
+MAX_DICE = 5
+
+
+class ConfigError(ValueError):
+    """The lobby's request cannot make a table; the message says why."""
+
+
+@attrs.frozen
+class TableConfig:
+    """Everything a table is made from (``bot_kind`` ``None``: empty seats wait for people)."""
+
+    rules: Ruleset = attrs.field(eq=False, repr=False)
+    preset: str | None
+    variants: tuple[str, ...]
+    options: Mapping[str, Any]
+    seats: int = 4
+    bot_kind: str | None = "random"
+    turn_seconds: int = DEFAULT_TURN
+    rated: bool = False
+    dice_per_player: int = 5
+
+    @property
+    def title(self) -> str:
+        """A short name for the table's rules."""
+        if self.rules.preset is not None:
+            extra = [v for v in self.variants if v not in self.rules.preset.variants]
+            return self.rules.preset.title + (" + " + ", ".join(extra) if extra else "")
+        names = [v.info.title for v in self.rules.variants[1:]]
+        return "Standard + " + ", ".join(names) if names else "Standard rules"
+
+    def summary(self) -> dict[str, Any]:
+        """The settings as JSON data (for pages and the protocol)."""
+        return {
+            "title": self.title,
+            "preset": self.preset,
+            "variants": list(self.variants),
+            "options": dict(self.rules.options),
+            "calls": list(self.rules.calls),
+            "seats": self.seats,
+            "bot_kind": self.bot_kind,
+            "turn_seconds": self.turn_seconds,
+            "rated": self.rated,
+            "dice_per_player": self.dice_per_player,
+        }
+
+
+def _int(data: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
+    raw = data.get(key, default)
+    if raw in (None, ""):
+        return default
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{key} must be a whole number") from None
+    if not low <= value <= high:
+        raise ConfigError(f"{key} must be {low} to {high}")
+    return value
+
+
+def _bool(data: Mapping[str, Any], key: str) -> bool:
+    raw = data.get(key, False)
+    if isinstance(raw, str):
+        return raw.lower() in {"1", "true", "on", "yes"}
+    return bool(raw)
+
+
+def build_rules(data: Mapping[str, Any]) -> tuple[Ruleset, str | None, tuple[str, ...], dict]:
+    """The ruleset of ``data``'s ``preset``, ``variants``, ``options``; else ``ConfigError``."""
+    preset = data.get("preset") or None
+    variants = data.get("variants") or []
+    options = data.get("options") or {}
+    if preset is not None and not isinstance(preset, str):
+        raise ConfigError("preset must be a name")
+    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+        raise ConfigError("variants must be a list of names")
+    if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+        raise ConfigError("options must map option names to values")
+    if len(variants) > 32 or len(options) > 64:
+        raise ConfigError("too many variants or options")
+    try:
+        rules = Ruleset.build(variants, dict(options), preset=preset)
+    except RulesetError as error:
+        raise ConfigError(str(error)) from None
+    chosen = tuple(name for name in rules.names if name != BASELINE)
+    return rules, preset, chosen, dict(options)
+
+
+def parse_config(data: Mapping[str, Any]) -> TableConfig:
+    """A validated table config from ``data`` (see the module docstring); ``ConfigError`` if not."""
+    if not isinstance(data, Mapping):
+        raise ConfigError("send a JSON object")
+    rules, preset, variants, options = build_rules(data)
+    bot_kind = data.get("bot_kind", "random") or None
+    if bot_kind in ("none", ""):
+        bot_kind = None
+    if bot_kind is not None and bot_kind not in bot_kinds():
+        raise ConfigError(f"unknown bot kind {bot_kind!r}; installed: {', '.join(bot_kinds())}")
+    return TableConfig(
+        rules=rules,
+        preset=preset,
+        variants=variants,
+        options=options,
+        seats=_int(data, "seats", 4, MIN_SEATS, MAX_SEATS),
+        bot_kind=bot_kind,
+        turn_seconds=_int(data, "turn_seconds", DEFAULT_TURN, MIN_TURN, MAX_TURN),
+        rated=_bool(data, "rated"),
+        dice_per_player=_int(data, "dice_per_player", 5, 1, MAX_DICE),
+    )
+
+
+def catalog() -> dict[str, Any]:
+    """Installed variants (with option declarations), presets and bot kinds, as JSON data."""
+    variants = []
+    for name, variant in installed().items():
+        variants.append(
+            {
+                "name": name,
+                "title": variant.info.title,
+                "summary": variant.info.summary,
+                "baseline": name == BASELINE,
+                "requires": list(variant.info.requires),
+                "conflicts": list(variant.info.conflicts),
+                "economics": variant.info.economics,
+                "calls": [call.name for call in variant.calls],
+                "options": [
+                    {
+                        "key": option.key,
+                        "type": type(option.default).__name__,
+                        "default": option.default,
+                        "help": option.help,
+                        "choices": list(option.choices) if option.choices else None,
+                        "minimum": option.minimum,
+                        "maximum": option.maximum,
+                    }
+                    for option in variant.options
+                ],
+            }
+        )
+    return {
+        "variants": variants,
+        "presets": [
+            {
+                "name": preset.name,
+                "title": preset.title,
+                "summary": preset.summary,
+                "variants": list(preset.variants),
+                "options": dict(preset.options),
+            }
+            for preset in presets().values()
+        ],
+        "bot_kinds": list(bot_kinds()),
+    }

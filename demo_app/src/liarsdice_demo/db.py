@@ -1,0 +1,92 @@
+"""SQLite storage (stdlib ``sqlite3``): one connection per request, the schema created on start.
+
+Contract: :func:`get_db` returns the request's connection (rows as :class:`sqlite3.Row`), closed at
+the end of the request; :func:`connect` opens a standalone connection for code running outside a
+request (the hub's worker threads), which the caller closes. :func:`init_app` creates the schema
+if it is missing, so a fresh database file needs no setup step.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from flask import Flask, current_app, g
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS players (
+    id INTEGER PRIMARY KEY,
+    token_hash TEXT UNIQUE,            -- NULL for bots
+    nickname TEXT NOT NULL,
+    bot_kind TEXT,                     -- NULL for humans
+    mu REAL NOT NULL DEFAULT 25.0,
+    sigma REAL NOT NULL DEFAULT 8.333333333333334,
+    rated_games INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL DEFAULT (datetime('now')),
+    UNIQUE (nickname, bot_kind)
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    table_code TEXT NOT NULL,
+    title TEXT NOT NULL,
+    variants TEXT NOT NULL,            -- JSON list
+    options TEXT NOT NULL,             -- JSON object
+    preset TEXT,
+    rated INTEGER NOT NULL,
+    dice_per_player INTEGER NOT NULL,
+    winner TEXT NOT NULL,
+    events TEXT NOT NULL,              -- JSON list, liarsdice.serialization
+    finished_at TEXT NOT NULL DEFAULT (datetime('now'))
+);
+CREATE TABLE IF NOT EXISTS game_players (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    place INTEGER NOT NULL,
+    rating_before REAL,
+    rating_after REAL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX IF NOT EXISTS game_players_player ON game_players(player_id);
+"""
+
+
+def connect(path: str | Path) -> sqlite3.Connection:
+    """A new connection to the database at ``path`` (rows as ``sqlite3.Row``); caller closes it."""
+    conn = sqlite3.connect(path, timeout=10, check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+def get_db() -> sqlite3.Connection:
+    """The current request's connection, opened on first use."""
+    if "db" not in g:
+        g.db = connect(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(_: BaseException | None = None) -> None:
+    """Close the request's connection, if one was opened."""
+    conn = g.pop("db", None)
+    if conn is not None:
+        conn.close()
+
+
+def init_schema(path: str | Path) -> None:
+    """Create the tables that do not exist yet (idempotent); WAL mode for concurrent readers."""
+    conn = connect(path)
+    try:
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.executescript(SCHEMA)
+        conn.commit()
+    finally:
+        conn.close()
+
+
+def init_app(app: Flask) -> None:
+    """Create the schema now and close each request's connection when the request ends."""
+    Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
+    init_schema(app.config["DATABASE"])
+    app.teardown_appcontext(close_db)

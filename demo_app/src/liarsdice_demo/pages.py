@@ -1,0 +1,137 @@
+"""Pages other than the lobby: a table, its rules and odds, the leaderboard, players, replays.
+
+Contract: a table page hands the seat token only to the player (by cookie) who holds that seat;
+everyone else gets the page as a spectator, with a button to sit while seats are free. Rules and
+odds come from the same code as the game (``Ruleset.describe``, ``liarsdice.odds``).
+"""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, abort, g, render_template, request
+
+from liarsdice.reducer import apply_event
+from liarsdice.serialization import to_data
+from liarsdice_demo import charts, history, narrate
+from liarsdice_demo.composition import ConfigError, build_rules
+from liarsdice_demo.db import get_db
+from liarsdice_demo.hub import current_hub
+from liarsdice_demo.render import markdown
+from liarsdice_demo.table import TableSession
+
+bp = Blueprint("pages", __name__)
+
+
+def _table(code: str) -> TableSession:
+    table = current_hub().get(code)
+    if table is None:
+        abort(
+            404,
+            description=f"No live table has the code {code!r}. Finished games are in the history.",
+        )
+    return table
+
+
+@bp.get("/t/<code>")
+def table(code: str) -> str:
+    """The table page: the game for a seated player, the public view for anyone else."""
+    live = _table(code)
+    seat = live.seat_of(g.player["id"]) if g.player else None
+    return render_template(
+        "table.html",
+        table=live,
+        config=live.config.summary(),
+        seat_token=seat.token if seat else None,
+        nickname=g.player["nickname"] if g.player else "",
+    )
+
+
+@bp.get("/t/<code>/rules")
+def rules(code: str) -> str:
+    """The rules of this table's exact combination, from ``Ruleset.describe()``."""
+    live = _table(code)
+    return render_template("rules.html", table=live, body=markdown(live.config.rules.describe()))
+
+
+@bp.get("/t/<code>/odds")
+def odds(code: str) -> str:
+    """The odds of this table's combination as charts, wild and non-wild side by side."""
+    live = _table(code)
+    config = live.config
+    default = config.seats * config.dice_per_player
+    dice = request.args.get("dice", type=int) or default
+    dice = max(1, min(dice, 6 * 5))
+    hand: tuple[int, ...] = ()
+    seat = live.seat_of(g.player["id"]) if g.player else None
+    if seat is not None and request.args.get("hand") == "mine":
+        hand = live.own_dice(seat.name)
+    table_odds = charts.odds_data(config.rules, dice, hand)
+    return render_template(
+        "odds.html",
+        table=live,
+        dice=dice,
+        default=default,
+        hand=hand,
+        seated=seat is not None,
+        odds=table_odds,
+        charts=charts.odds_charts(table_odds) if table_odds else [],
+    )
+
+
+@bp.get("/rules")
+def rules_preview() -> str:
+    """The rules of any combination given in the query (``?preset=&variants=a,b``)."""
+    data = {
+        "preset": request.args.get("preset") or None,
+        "variants": [v for v in (request.args.get("variants") or "").split(",") if v],
+    }
+    try:
+        ruleset, *_ = build_rules(data)
+    except ConfigError as problem:
+        abort(400, description=str(problem))
+    return render_template("rules.html", table=None, body=markdown(ruleset.describe()))
+
+
+@bp.get("/leaderboard")
+def leaderboard() -> str:
+    """Rated players, best first."""
+    return render_template("leaderboard.html", board=history.leaderboard(get_db()))
+
+
+@bp.get("/players/<int:player_id>")
+def player(player_id: int) -> str:
+    """A player's rating and games."""
+    db = get_db()
+    row = db.execute("SELECT * FROM players WHERE id = ?", (player_id,)).fetchone()
+    if row is None:
+        abort(404, description="No such player.")
+    entry = next((e for e in history.leaderboard(db, 10_000) if e["id"] == player_id), None)
+    return render_template(
+        "player.html", player=row, entry=entry, games=history.player_games(db, player_id)
+    )
+
+
+@bp.get("/games/<int:game_id>")
+def replay(game_id: int) -> str:
+    """Step through a finished game, event by event (all dice shown: the game is over)."""
+    db = get_db()
+    row = history.game(db, game_id)
+    if row is None:
+        abort(404, description="No such game.")
+    events = history.load_events(row["events"])
+    frames = []
+    state = None
+    for event in events:
+        state = apply_event(state, event)
+        text = narrate.line(event)
+        if text is None:
+            continue
+        frames.append({"text": text, "state": to_data(state)})
+    return render_template(
+        "replay.html",
+        game=row,
+        players=history.game_players(db, game_id),
+        frames=frames,
+        options=json.loads(row["options"]),
+    )

@@ -1,0 +1,128 @@
+// The lobby: compose a table from a preset and/or variants, validate it live, create it.
+import { el, postJSON } from "./api.js";
+
+const catalog = JSON.parse(document.getElementById("catalog").textContent);
+const form = document.getElementById("create-form");
+const presetSelect = document.getElementById("preset");
+const optionsBox = document.getElementById("options");
+const validation = document.getElementById("validation");
+const createError = document.getElementById("create-error");
+const createButton = document.getElementById("create-button");
+const variantsByName = Object.fromEntries(catalog.variants.map((v) => [v.name, v]));
+const presetsByName = Object.fromEntries(catalog.presets.map((p) => [p.name, p]));
+const edited = {}; // option key -> value the player chose
+let valid = false;
+let pending = 0;
+
+function preset() {
+  return presetsByName[presetSelect.value] ?? null;
+}
+
+function checkedVariants() {
+  return [...form.querySelectorAll("input[name=variant]:checked:not(:disabled)")].map((i) => i.value);
+}
+
+function activeVariants() {
+  const names = new Set(["standard", ...(preset()?.variants ?? []), ...checkedVariants()]);
+  return catalog.variants.filter((v) => names.has(v.name));
+}
+
+function currentValue(option) {
+  if (option.key in edited) return edited[option.key];
+  const fromPreset = preset()?.options?.[option.key];
+  return fromPreset === undefined ? option.default : fromPreset;
+}
+
+function optionInput(option) {
+  const value = currentValue(option);
+  const onchange = (event) => {
+    const input = event.target;
+    if (option.type === "bool") edited[option.key] = input.checked;
+    else if (option.type === "int") edited[option.key] = input.value === "" ? option.default : Number(input.value);
+    else edited[option.key] = input.value;
+    refresh();
+  };
+  let input;
+  if (option.type === "bool") {
+    input = el("input", { type: "checkbox", checked: value === true, onchange });
+  } else if (option.choices) {
+    input = el("select", { onchange }, option.choices.map((c) => el("option", { value: c, selected: c === value }, c)));
+  } else if (option.type === "int") {
+    input = el("input", { type: "number", value, min: option.minimum, max: option.maximum, onchange });
+  } else {
+    input = el("input", { value, onchange });
+  }
+  input.dataset.key = option.key;
+  return el("label", { class: "option", title: option.help }, el("code", {}, option.key), " ", input, el("small", {}, option.help));
+}
+
+function renderOptions() {
+  const p = preset();
+  document.getElementById("preset-summary").textContent = p ? p.summary : "";
+  for (const box of form.querySelectorAll("input[name=variant]")) {
+    const inPreset = p?.variants.includes(box.value) ?? false;
+    if (inPreset) box.checked = true;
+    else if (box.disabled) box.checked = false;
+    box.disabled = inPreset;
+  }
+  optionsBox.replaceChildren(
+    ...activeVariants()
+      .filter((v) => v.options.length)
+      .map((v) => el("div", { class: "option-group" }, el("b", {}, v.title), v.options.map(optionInput))),
+  );
+}
+
+function composition() {
+  const options = {};
+  for (const v of activeVariants()) for (const o of v.options) options[o.key] = currentValue(o);
+  return { preset: presetSelect.value || null, variants: checkedVariants(), options };
+}
+
+async function validate() {
+  const ticket = ++pending;
+  validation.textContent = "checking…";
+  validation.className = "validation";
+  const answer = await postJSON("/api/validate", composition());
+  if (ticket !== pending) return;
+  valid = answer.ok;
+  createButton.disabled = !valid;
+  validation.className = valid ? "validation ok" : "validation error";
+  validation.textContent = valid
+    ? `✓ ${answer.variants.join(" + ")} · calls: ${answer.calls.join(", ")}`
+    : `✗ ${answer.error}`;
+}
+
+function refresh() {
+  renderOptions();
+  validate();
+}
+
+presetSelect.addEventListener("change", () => {
+  for (const key of Object.keys(edited)) delete edited[key];
+  refresh();
+});
+for (const box of form.querySelectorAll("input[name=variant]")) box.addEventListener("change", refresh);
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  createError.textContent = "";
+  const body = {
+    ...composition(),
+    nickname: document.getElementById("nickname").value,
+    seats: Number(document.getElementById("seats").value),
+    bot_kind: document.getElementById("bot_kind").value,
+    turn_seconds: Number(document.getElementById("turn_seconds").value),
+    dice_per_player: Number(document.getElementById("dice_per_player").value),
+    rated: document.getElementById("rated").checked,
+  };
+  createButton.disabled = true;
+  const answer = await postJSON("/api/tables", body);
+  if (answer.ok) {
+    window.location.assign(`/t/${answer.code}`);
+  } else {
+    createError.textContent = answer.error;
+    createButton.disabled = false;
+  }
+});
+
+refresh();

@@ -1,0 +1,46 @@
+// The replay page: step through a finished game's states (every die shown: the game is over).
+import { PIPS, bidText, el } from "./api.js";
+
+const frames = JSON.parse(document.getElementById("frames").textContent);
+const $ = (id) => document.getElementById(id);
+const slider = $("step");
+slider.max = String(Math.max(0, frames.length - 1));
+let index = 0;
+let timer = null;
+
+function show(i) {
+  index = Math.max(0, Math.min(frames.length - 1, i));
+  slider.value = String(index);
+  const frame = frames[index];
+  if (!frame) return;
+  const state = frame.state;
+  $("line").textContent = frame.text;
+  $("counter").textContent = `${index + 1} / ${frames.length}`;
+  const round = state.round;
+  const resolution = round?.resolution;
+  $("seats").replaceChildren(...state.players.map((p) => {
+    const roll = round?.rolls?.[p.name] ?? [];
+    const face = resolution?.bid?.face;
+    const classes = ["seat"];
+    if (!p.alive) classes.push("out");
+    if (round?.turn === p.name && !resolution) classes.push("on-turn");
+    if (state.winner === p.name) classes.push("winner");
+    return el("div", { class: classes.join(" ") },
+      el("div", { class: "name" }, p.name),
+      el("div", { class: "dice" }, roll.map((v) => el("span", { class: `die${face && (v === face) ? " match" : ""}` }, PIPS[v] ?? v))),
+      el("div", { class: "facts" }, `${p.dice} ${p.dice === 1 ? "die" : "dice"}`));
+  }));
+  $("bids").replaceChildren(...(round?.bids ?? []).map((b) => el("li", {}, `${b.player}: ${bidText(b.bid)}`)));
+}
+
+$("first").addEventListener("click", () => show(0));
+$("prev").addEventListener("click", () => show(index - 1));
+$("next").addEventListener("click", () => show(index + 1));
+$("last").addEventListener("click", () => show(frames.length - 1));
+slider.addEventListener("input", () => show(Number(slider.value)));
+$("play").addEventListener("click", () => {
+  if (timer) { clearInterval(timer); timer = null; $("play").textContent = "Play"; return; }
+  $("play").textContent = "Pause";
+  timer = setInterval(() => { if (index >= frames.length - 1) $("play").click(); else show(index + 1); }, 900);
+});
+show(0);

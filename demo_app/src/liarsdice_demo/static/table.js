@@ -1,0 +1,225 @@
+// The table page: one WebSocket, the server's state rendered, intents sent back.
+import { PIPS, bidText, el, postJSON } from "./api.js";
+
+const boot = JSON.parse(document.getElementById("boot").textContent);
+const $ = (id) => document.getElementById(id);
+let seatToken = boot.seat_token;
+let socket = null;
+let state = null; // the last "state" message
+let deadline = null; // performance.now() at which the turn clock runs out
+let nextId = 1;
+let retry = 0;
+let closedForGood = false;
+
+const CALL_LABELS = { challenge: "Liar! (challenge)", exact: "Exact (calza)" };
+
+function send(type, fields = {}) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return;
+  socket.send(JSON.stringify({ v: 1, type, id: nextId++, ...fields }));
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  socket = new WebSocket(`${proto}//${location.host}/ws/${boot.code}`);
+  socket.addEventListener("open", () => {
+    retry = 0;
+    $("connection").textContent = seatToken ? "connected" : "watching (spectator)";
+    send("hello", seatToken ? { seat_token: seatToken } : {});
+  });
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.v !== 1) return;
+    if (message.type === "state") render(message);
+    else if (message.type === "error") $("action-error").textContent = message.error;
+    else if (message.type === "welcome") $("connection").textContent = message.seat === null
+      ? "watching (spectator)" : `connected · you are ${message.name}`;
+  });
+  socket.addEventListener("close", () => {
+    if (closedForGood) return;
+    $("connection").textContent = "connection lost: reconnecting…";
+    const wait = Math.min(10000, 500 * 2 ** retry++);
+    setTimeout(connect, wait);
+  });
+}
+
+function reconnect() {
+  if (socket) {
+    const old = socket;
+    socket = null;
+    old.onclose = null;
+    old.close();
+  }
+  connect();
+}
+
+// --- rendering -------------------------------------------------------------------------------
+
+function dice(values, matching = null, hiddenCount = 0) {
+  const shown = (values ?? []).map((v) =>
+    el("span", { class: `die${matching && matching.includes(v) ? " match" : ""}`, title: String(v) }, PIPS[v] ?? v),
+  );
+  const hidden = Array.from({ length: hiddenCount }, () => el("span", { class: "die hidden" }, "■"));
+  return [...shown, ...hidden];
+}
+
+function render(message) {
+  state = message;
+  const table = message.table;
+  const view = message.view;
+  const reveal = message.reveal;
+  $("action-error").textContent = "";
+  renderWaiting(message);
+  renderSeats(message);
+  $("my-dice").replaceChildren(...(view?.own_dice ? dice(view.own_dice) : [el("span", { class: "hint" }, message.seat === null ? "You are watching." : "—")]));
+  const turn = view?.turn;
+  const mine = message.seat !== null && view && turn === view.viewer;
+  $("turn").textContent = table.status === "playing"
+    ? turn ? (mine ? "Your turn" : `${turn}'s turn`) : "Cups lifted…"
+    : "";
+  $("turn").className = mine ? "turn mine" : "turn";
+  deadline = table.remaining === null ? null : performance.now() + table.remaining * 1000;
+  renderActions(message.legal);
+  $("bids").replaceChildren(...(view?.bids ?? []).map((b) => el("li", {}, `${b.player}: ${bidText(b.bid)}`)));
+  renderReveal(reveal);
+  $("log").replaceChildren(...message.log.slice().reverse().map((line) => el("li", {}, line)));
+  renderBanner(message);
+  $("rematch").hidden = !(table.status === "over" && message.seat !== null);
+  const me = message.seat !== null ? table.seats[message.seat] : null;
+  $("rematch").disabled = Boolean(me?.rematch);
+  $("rematch").textContent = me?.rematch ? "Waiting for the others…" : "Rematch";
+}
+
+function renderWaiting(message) {
+  const table = message.table;
+  const waiting = table.status === "waiting";
+  $("waiting").hidden = !waiting;
+  if (!waiting) return;
+  const taken = table.seats.filter(Boolean).length;
+  const bots = boot.config.bot_kind;
+  $("waiting-text").textContent = `Waiting for players: ${taken} of ${table.seats.length} seated. ` +
+    (bots ? `Empty seats get ${bots} bots when the host starts.` : "Empty seats are dropped when the host starts.");
+  $("sit-form").hidden = message.seat !== null || taken >= table.seats.length;
+  const me = message.seat !== null ? table.seats[message.seat] : null;
+  $("start").hidden = !(me && me.host);
+}
+
+function renderSeats(message) {
+  const table = message.table;
+  const view = message.view;
+  const reveal = message.reveal;
+  const chambers = boot.config.options["revolver.chambers"];
+  const cards = table.seats.map((seat, index) => {
+    if (!seat) return el("div", { class: "seat empty" }, el("div", { class: "name" }, `Seat ${index + 1}`), el("div", { class: "hint" }, "empty"));
+    const info = view?.seats.find((s) => s.name === seat.name);
+    const alive = info ? info.alive : true;
+    const classes = ["seat"];
+    if (view?.turn === seat.name) classes.push("on-turn");
+    if (!alive) classes.push("out");
+    if (message.seat === index) classes.push("me");
+    if (view?.winner === seat.name) classes.push("winner");
+    let diceRow = [];
+    if (info && alive) {
+      const revealed = reveal?.rolls?.[seat.name];
+      if (revealed) diceRow = dice(revealed, reveal.matching_faces);
+      else if (message.seat === index && view.own_dice) diceRow = dice(view.own_dice);
+      else diceRow = dice([], null, info.dice);
+    }
+    const facts = [];
+    if (info) facts.push(`${info.dice} ${info.dice === 1 ? "die" : "dice"}`);
+    if (info?.public?.bullets !== undefined) {
+      facts.push(el("span", { class: "revolver", title: "bullets in the revolver / chambers" }, `🔫 ${info.public.bullets}/${chambers ?? "?"}`));
+    }
+    for (const [key, value] of Object.entries(info?.public ?? {})) if (key !== "bullets") facts.push(`${key}: ${value}`);
+    return el("div", { class: classes.join(" "), "data-seat": index },
+      el("div", { class: "name" }, seat.name, seat.host ? " ★" : "", seat.kind === "bot" ? el("small", {}, ` ${seat.bot_kind} bot`) : null),
+      el("div", { class: "status" }, !alive ? "out" : seat.connected ? "" : "away"),
+      el("div", { class: "dice" }, diceRow),
+      el("div", { class: "facts" }, facts.flatMap((f, i) => (i ? [" · ", f] : [f]))),
+    );
+  });
+  $("seats").replaceChildren(...cards);
+}
+
+function renderActions(legal) {
+  const form = $("actions");
+  form.hidden = !legal;
+  if (!legal) return;
+  const quantities = [...new Set(legal.bids.map(([q]) => q))];
+  const quantitySelect = $("bid-quantity");
+  const min = legal.bids[0];
+  quantitySelect.replaceChildren(...quantities.map((q) => el("option", { value: q, selected: min && q === min[0] }, q)));
+  fillFaces(legal, min ? min[1] : null);
+  $("bid-button").disabled = legal.bids.length === 0;
+  $("calls").replaceChildren(...legal.calls.map((kind) =>
+    el("button", { type: "button", class: `call ${kind}`, "data-call": kind, onclick: () => send("call", { kind }) }, CALL_LABELS[kind] ?? kind)));
+}
+
+function fillFaces(legal, preferred) {
+  const q = Number($("bid-quantity").value);
+  const faces = legal.bids.filter(([quantity]) => quantity === q).map(([, face]) => face);
+  $("bid-face").replaceChildren(...faces.map((f) => el("option", { value: f, selected: f === preferred }, `${PIPS[f]} ${bidText({ quantity: q, face: f }).split(" ")[1]}`)));
+}
+
+function renderReveal(reveal) {
+  const box = $("reveal");
+  box.hidden = !reveal;
+  if (!reveal) return;
+  const counted = reveal.matching_faces ? `Counted faces: ${reveal.matching_faces.map((f) => PIPS[f]).join(" ")}` : "";
+  box.replaceChildren(el("p", { class: "ruling" }, reveal.explanation), counted ? el("p", { class: "hint" }, counted) : "");
+}
+
+function renderBanner(message) {
+  const banner = $("banner");
+  const winner = message.view?.winner;
+  banner.hidden = !(message.table.status === "over" && winner);
+  if (banner.hidden) return;
+  const parts = [el("strong", { id: "winner" }, `🏆 ${winner} wins the game!`)];
+  const ratings = message.table.ratings;
+  if (ratings) {
+    parts.push(el("span", {}, " Ratings: " + Object.entries(ratings)
+      .map(([name, r]) => `${name} ${r.after} (${r.delta >= 0 ? "+" : ""}${r.delta})`).join(", ")));
+  }
+  if (message.table.game_id) parts.push(" ", el("a", { href: `/games/${message.table.game_id}` }, "Replay this game"));
+  banner.replaceChildren(...parts);
+}
+
+function tick() {
+  const bar = $("clock-bar");
+  if (deadline === null || !state) {
+    bar.style.width = "0";
+    $("turn").dataset.left = "";
+  } else {
+    const left = Math.max(0, deadline - performance.now()) / 1000;
+    bar.style.width = `${(100 * left) / state.table.turn_seconds}%`;
+    bar.className = left < 10 ? "low" : "";
+    const turn = $("turn");
+    const base = turn.textContent.replace(/ · \d+ s$/, "");
+    turn.textContent = `${base} · ${Math.ceil(left)} s`;
+  }
+  requestAnimationFrame(tick);
+}
+
+// --- wiring ------------------------------------------------------------------------------------
+
+$("bid-quantity").addEventListener("change", () => state?.legal && fillFaces(state.legal, Number($("bid-face").value)));
+$("actions").addEventListener("submit", (event) => {
+  event.preventDefault();
+  send("bid", { quantity: Number($("bid-quantity").value), face: Number($("bid-face").value) });
+});
+$("start").addEventListener("click", () => send("start"));
+$("rematch").addEventListener("click", () => send("rematch"));
+$("copy").addEventListener("click", () => navigator.clipboard?.writeText($("share").value));
+$("sit-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const answer = await postJSON(`/api/tables/${boot.code}/seat`, { nickname: $("sit-nickname").value });
+  if (!answer.ok) {
+    $("sit-error").textContent = answer.error;
+    return;
+  }
+  seatToken = answer.seat_token;
+  reconnect();
+});
+window.addEventListener("beforeunload", () => { closedForGood = true; });
+
+connect();
+requestAnimationFrame(tick);

@@ -1,0 +1,540 @@
+"""One live table: its seats, the game being played, its clock and its connections.
+
+Contract: every public method takes the table's own lock, so one table's work never waits on
+another's. The server is authoritative: clients send intents (:mod:`liarsdice_demo.protocol`),
+the table validates them against the engine and, when they change something, sends every seat its
+own view (``liarsdice.views.player_view``) and spectators the public view. Nothing about a table
+is sent to a connection except through :meth:`TableSession._state_for`, which holds no dice but
+the seat's own, and the reveal after a call, which is public by the rules.
+
+Deferred work (bot turns, the turn clock, the pause after a reveal, saving a finished game) runs
+on the hub's scheduler; each job carries the generation number it was scheduled for and does
+nothing if the table has moved on since.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import time
+from collections import deque
+from random import Random
+from typing import Any
+
+import attrs
+
+from liarsdice import engine
+from liarsdice.bots import make_bot
+from liarsdice.errors import IllegalAction
+from liarsdice.events import Eliminated, Event, GameWon, RoundResolved
+from liarsdice.game import Game
+from liarsdice.models import Action, Bid, BidAction, CallAction, TimeoutAction
+from liarsdice.serialization import to_data
+from liarsdice_demo import narrate
+from liarsdice_demo.composition import TableConfig
+from liarsdice_demo.protocol import Intent, error, message
+
+BOT_NAMES = ("Ada", "Boris", "Cleo", "Dmitri", "Esme", "Felix")
+MAX_SPECTATORS = 200
+MAX_CONNS_PER_SEAT = 3
+LOG_LINES = 80
+
+
+class TableError(ValueError):
+    """A request about a table cannot be granted; the message says why."""
+
+
+@attrs.define(eq=False)
+class Seat:
+    """A seat: a human (with a secret seat token) or a bot (with its :class:`Bot`)."""
+
+    index: int
+    name: str
+    kind: str
+    player_id: int | None
+    token: str | None = None
+    bot_kind: str | None = None
+    bot: Any = None
+    conns: set[Any] = attrs.field(factory=set)
+    rematch: bool = False
+
+    def public(self, host: bool) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "name": self.name,
+            "kind": self.kind,
+            "bot_kind": self.bot_kind,
+            "connected": self.kind == "bot" or bool(self.conns),
+            "host": host,
+            "rematch": self.rematch,
+        }
+
+
+class TableSession:
+    """A live table. ``hub`` provides ``scheduler``, ``settings`` and ``save_game``."""
+
+    def __init__(self, code: str, config: TableConfig, hub: Any, host_player: int | None) -> None:
+        self.code = code
+        self.config = config
+        self.hub = hub
+        self.host_player = host_player
+        self.lock = threading.RLock()
+        self.seats: list[Seat | None] = [None] * config.seats
+        self.status = "waiting"
+        self.game: Game | None = None
+        self.game_id: int | None = None
+        self.ratings: dict[str, dict[str, float]] | None = None
+        self.created = time.time()
+        self.touched = time.monotonic()
+        self._spectators: set[Any] = set()
+        self._gen = 0
+        self._deadline: float | None = None
+        self._reveal: dict[str, Any] | None = None
+        self._log: deque[str] = deque(maxlen=LOG_LINES)
+        self._eliminated: list[tuple[str, int]] = []
+        self._resolutions = 0
+        self._bot_due: float | None = None
+        self.timing: list[float] = []
+        """Stamps of actions (monotonic) waiting for their broadcast: for the load benchmark."""
+
+    # --- seats -----------------------------------------------------------------------------------
+
+    def sit(self, player_id: int, nickname: str) -> Seat:
+        """Seat ``player_id`` (or return the seat they hold); ``TableError`` if that cannot be."""
+        with self.lock:
+            mine = self.seat_of(player_id)
+            if mine is not None:
+                return mine
+            if self.status != "waiting":
+                raise TableError("the game has started: you can watch, and sit at the next table")
+            free = [i for i, seat in enumerate(self.seats) if seat is None]
+            if not free:
+                raise TableError("every seat at this table is taken")
+            seat = Seat(
+                free[0], self._unique(nickname), "human", player_id, secrets.token_urlsafe(18)
+            )
+            self.seats[seat.index] = seat
+            self._broadcast()
+            return seat
+
+    def seat_of(self, player_id: int | None) -> Seat | None:
+        """The human seat held by ``player_id``, if any."""
+        with self.lock:
+            for seat in self.seats:
+                if seat is not None and seat.kind == "human" and seat.player_id == player_id:
+                    return seat
+            return None
+
+    def _unique(self, name: str) -> str:
+        taken = {seat.name for seat in self.seats if seat is not None}
+        candidate, n = name, 2
+        while candidate in taken:
+            candidate, n = f"{name} {n}", n + 1
+        return candidate
+
+    def _fill_with_bots(self) -> None:
+        kind = self.config.bot_kind
+        for index, seat in enumerate(self.seats):
+            if seat is None and kind is not None:
+                name = self._unique(f"{BOT_NAMES[index]} (bot)")
+                bot = make_bot(kind, self.config.rules, Random(secrets.randbits(64)))
+                self.seats[index] = Seat(index, name, "bot", None, bot_kind=kind, bot=bot)
+        self.seats = [seat for seat in self.seats if seat is not None]
+        for index, seat in enumerate(self.seats):
+            seat.index = index
+            assert seat is not None
+            for conn in seat.conns:
+                conn.seat = index
+
+    # --- connections -----------------------------------------------------------------------------
+
+    def attach(self, conn: Any, token: str | None) -> None:
+        """Attach ``conn`` to the seat whose token is ``token`` (a spectator when ``None``)."""
+        with self.lock:
+            seat = None
+            if token is not None:
+                seat = self._seat_by_token(token)
+                if seat is None:
+                    raise TableError("that seat token is not valid at this table")
+            if seat is None:
+                if len(self._spectators) >= MAX_SPECTATORS:
+                    raise TableError("this table has as many spectators as it can take")
+                self._spectators.add(conn)
+            else:
+                if len(seat.conns) >= MAX_CONNS_PER_SEAT:
+                    oldest = next(iter(seat.conns))
+                    seat.conns.discard(oldest)
+                    oldest.close()
+                seat.conns.add(conn)
+            conn.seat = seat.index if seat else None
+            conn.table = self
+            conn.greeted = True
+            self.touched = time.monotonic()
+            conn.send(
+                message(
+                    "welcome",
+                    code=self.code,
+                    seat=conn.seat,
+                    name=seat.name if seat else None,
+                    config=self.config.summary(),
+                )
+            )
+            if seat is not None:
+                self._broadcast()
+            else:
+                conn.send(self._state_for(None))
+
+    def _seat_by_token(self, token: str) -> Seat | None:
+        for seat in self.seats:
+            if seat is not None and seat.token and hmac.compare_digest(seat.token, token):
+                return seat
+        return None
+
+    def detach(self, conn: Any) -> None:
+        """Forget ``conn``; a seat left without connections shows as away (its clock still runs)."""
+        with self.lock:
+            self._spectators.discard(conn)
+            for seat in self.seats:
+                if seat is not None and conn in seat.conns:
+                    seat.conns.discard(conn)
+                    self._broadcast()
+
+    @property
+    def connections(self) -> int:
+        with self.lock:
+            seated = sum(len(seat.conns) for seat in self.seats if seat is not None)
+            return seated + len(self._spectators)
+
+    # --- intents ---------------------------------------------------------------------------------
+
+    def handle(self, conn: Any, intent: Intent) -> None:
+        """Carry out ``intent`` from ``conn``, or reply with an error and change nothing."""
+        with self.lock:
+            self.touched = time.monotonic()
+            try:
+                self._handle(conn, intent)
+            except TableError as problem:
+                conn.send(error(str(problem), intent))
+            except IllegalAction as illegal:
+                conn.send(error("; ".join(illegal.reasons), intent))
+
+    def _handle(self, conn: Any, intent: Intent) -> None:
+        if intent.type == "ping":
+            conn.send(message("pong", id=intent.id))
+            return
+        if intent.type == "hello":
+            raise TableError("already greeted: one hello per connection")
+        seat = self.seats[conn.seat] if conn.seat is not None else None
+        if seat is None:
+            raise TableError("spectators cannot act: take a seat first")
+        if intent.type == "start":
+            self._start(seat)
+        elif intent.type == "rematch":
+            self._rematch(seat)
+        elif intent.type == "bid":
+            bid = Bid(intent.fields["quantity"], intent.fields["face"])
+            self._act(BidAction(seat.name, bid))
+        elif intent.type == "call":
+            self._act(CallAction(seat.name, intent.fields["kind"]))
+
+    def _playing(self) -> Game:
+        if self.status != "playing" or self.game is None:
+            raise TableError("no game is being played at this table")
+        return self.game
+
+    def _act(self, action: Action) -> None:
+        game = self._playing()
+        round_ = game.state.round
+        if round_ is None or round_.over:
+            raise TableError("the round is over: the next one starts in a moment")
+        self._apply(action)
+
+    def _start(self, seat: Seat) -> None:
+        if self.status != "waiting":
+            raise TableError("the game has already started")
+        if seat.player_id != self.host_player:
+            raise TableError("only the table's host can start the game")
+        self.start_now()
+
+    def start_now(self) -> None:
+        """Fill empty seats with bots (or drop them) and deal; ``TableError`` if under 2 seats."""
+        with self.lock:
+            if self.status != "waiting":
+                raise TableError("the game has already started")
+            taken = sum(seat is not None for seat in self.seats)
+            if self.config.bot_kind is None and taken < 2:
+                raise TableError("a game needs 2 players: share the link, or add bots")
+            self._fill_with_bots()
+            self._new_game()
+
+    def _rematch(self, seat: Seat) -> None:
+        if self.status != "over":
+            raise TableError("a rematch is offered once the game is over")
+        seat.rematch = True
+        humans = [s for s in self.seats if s is not None and s.kind == "human"]
+        present = [s for s in humans if s.conns] or humans
+        if all(s.rematch for s in present):
+            self._new_game()
+        else:
+            self._broadcast()
+
+    # --- the game loop ---------------------------------------------------------------------------
+
+    def _new_game(self) -> None:
+        names = [seat.name for seat in self.seats if seat is not None]
+        for seat in self.seats:
+            if seat is not None:
+                seat.rematch = False
+        self.game = Game(self.config.rules, names, dice_per_player=self.config.dice_per_player)
+        self.status = "playing"
+        self.game_id = None
+        self.ratings = None
+        self._reveal = None
+        self._eliminated = []
+        self._resolutions = 0
+        self._log.clear()
+        self._narrate(self.game.events)
+        self._narrate(self.game.start_round())
+        self._next_turn()
+
+    def _apply(self, action: Action, due: float | None = None) -> None:
+        """Apply ``action`` (``due``: when it was scheduled to happen, for latency figures)."""
+        game = self._playing()
+        stamp = due if due is not None else time.monotonic()
+        before = game.state
+        matching: list[int] | None = None
+        if isinstance(action, CallAction) and before.round and before.round.current_bid:
+            face = before.round.current_bid.face
+            matching = sorted(self.config.rules.hooks.matching_faces(before, face))
+        events = game.act(action)
+        self._narrate(events)
+        self.timing.append(stamp)
+        for event in events:
+            if isinstance(event, RoundResolved):
+                self._resolutions += 1
+                self._reveal = self._reveal_message(event, matching)
+                self._send_all(self._reveal)
+            elif isinstance(event, Eliminated):
+                self._eliminated.append((event.player, self._resolutions))
+        if game.over:
+            self._finish(events)
+        elif game.state.round is not None and game.state.round.over:
+            self._gen += 1
+            self._deadline = None
+            gen = self._gen
+            self.hub.scheduler.call_later(
+                self.hub.settings["REVEAL_PAUSE"], lambda: self._job(gen, self._next_round)
+            )
+            self._broadcast()
+        else:
+            self._next_turn()
+
+    def _reveal_message(self, event: RoundResolved, matching: list[int] | None) -> dict[str, Any]:
+        r = event.resolution
+        assert self.game is not None and self.game.state.round is not None
+        revealed = r.count is not None
+        return message(
+            "reveal",
+            round=self.game.state.round.number,
+            call=r.call,
+            caller=r.caller,
+            bidder=r.bidder,
+            bid=to_data(r.bid),
+            count=r.count,
+            success=r.success,
+            losers=list(r.losers),
+            winners=list(r.winners),
+            rolls=to_data(dict(self.game.state.round.rolls)) if revealed else None,
+            matching_faces=matching if revealed else None,
+            explanation=narrate.ruling(r),
+        )
+
+    def _next_round(self) -> None:
+        assert self.game is not None
+        self._reveal = None
+        self._narrate(self.game.start_round())
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        assert self.game is not None and self.game.state.round is not None
+        self._gen += 1
+        gen = self._gen
+        settings = self.hub.settings
+        self._deadline = time.monotonic() + self.config.turn_seconds
+        scheduler = self.hub.scheduler
+        scheduler.call_later(self.config.turn_seconds, lambda: self._job(gen, self._time_out))
+        turn = self.game.state.round.turn
+        seat = next(s for s in self.seats if s is not None and s.name == turn)
+        if seat.kind == "bot":
+            self._bot_due = time.monotonic() + settings["BOT_DELAY"]
+            scheduler.call_later(settings["BOT_DELAY"], lambda: self._job(gen, self._bot_turn))
+        self._broadcast()
+
+    def _job(self, gen: int, fn: Any) -> None:
+        with self.lock:
+            if gen == self._gen and self.status == "playing":
+                fn()
+
+    def _time_out(self) -> None:
+        assert self.game is not None and self.game.state.round is not None
+        self._apply(TimeoutAction(self.game.state.round.turn))
+
+    def _bot_turn(self) -> None:
+        assert self.game is not None and self.game.state.round is not None
+        turn = self.game.state.round.turn
+        seat = next(s for s in self.seats if s is not None and s.name == turn)
+        action = seat.bot.decide(self.game.view(turn))
+        try:
+            self._apply(action, due=self._bot_due)
+        except IllegalAction:
+            self._apply(TimeoutAction(turn))  # a bot that breaks the rules forfeits its turn
+
+    def _finish(self, events: list[Event]) -> None:
+        assert self.game is not None
+        self.status = "over"
+        self._gen += 1
+        self._deadline = None
+        winner = next(e.player for e in events if isinstance(e, GameWon))
+        record = {
+            "code": self.code,
+            "config": self.config,
+            "seats": [
+                {
+                    "seat": s.index,
+                    "name": s.name,
+                    "player_id": s.player_id,
+                    "bot_kind": s.bot_kind,
+                }
+                for s in self.seats
+                if s is not None
+            ],
+            "places": self._places(winner),
+            "winner": winner,
+            "events": list(self.game.events),
+        }
+        self.hub.scheduler.submit(lambda: self._save(record))
+        self._broadcast()
+
+    def _places(self, winner: str) -> dict[str, int]:
+        """Places by order of elimination: 1 for the winner; players out on the same call share."""
+        places = {winner: 1}
+        ahead = 1
+        groups: dict[int, list[str]] = {}
+        for name, when in self._eliminated:
+            groups.setdefault(when, []).append(name)
+        for when in sorted(groups, reverse=True):
+            for name in groups[when]:
+                places[name] = ahead + 1
+            ahead += len(groups[when])
+        return places
+
+    def _save(self, record: dict[str, Any]) -> None:
+        game_id, ratings = self.hub.save_game(record)
+        with self.lock:
+            if self.status == "over" and self.game is not None:
+                self.game_id = game_id
+                self.ratings = ratings
+                self._broadcast()
+
+    # --- messages --------------------------------------------------------------------------------
+
+    def _narrate(self, events: list[Event]) -> None:
+        for event in events:
+            text = narrate.line(event)
+            if text:
+                self._log.append(text)
+
+    def _table_data(self) -> dict[str, Any]:
+        host = self.host_player
+        remaining = None
+        if self._deadline is not None:
+            remaining = max(0.0, round(self._deadline - time.monotonic(), 2))
+        return {
+            "code": self.code,
+            "status": self.status,
+            "seats": [
+                seat.public(seat.kind == "human" and seat.player_id == host)
+                if seat is not None
+                else None
+                for seat in self.seats
+            ],
+            "turn_seconds": self.config.turn_seconds,
+            "remaining": remaining,
+            "game_id": self.game_id,
+            "ratings": self.ratings,
+        }
+
+    def _state_for(self, seat: Seat | None) -> dict[str, Any]:
+        """The state message for ``seat`` (``None``: a spectator): its own view only."""
+        view = legal = None
+        if self.game is not None:
+            name = seat.name if seat is not None else None
+            view = to_data(self.game.view(name))
+            state = self.game.state
+            if (
+                name is not None
+                and self.status == "playing"
+                and state.round is not None
+                and state.round.turn == name
+                and not state.round.over
+            ):
+                rules = self.config.rules
+                bids = engine.legal_bids(rules, state, name)
+                legal = {
+                    "bids": [[b.quantity, b.face] for b in bids],
+                    "calls": engine.legal_calls(rules, state, name),
+                }
+        return message(
+            "state",
+            table=self._table_data(),
+            seat=seat.index if seat is not None else None,
+            view=view,
+            legal=legal,
+            reveal=self._reveal,
+            log=list(self._log),
+        )
+
+    def _send_all(self, data: dict[str, Any]) -> None:
+        for seat in self.seats:
+            if seat is not None:
+                for conn in list(seat.conns):
+                    conn.send(data)
+        for conn in list(self._spectators):
+            conn.send(data)
+
+    def _broadcast(self) -> None:
+        public = None
+        for seat in self.seats:
+            if seat is not None and seat.conns:
+                data = self._state_for(seat)
+                for conn in list(seat.conns):
+                    conn.send(data)
+        if self._spectators:
+            public = self._state_for(None)
+            for conn in list(self._spectators):
+                conn.send(public)
+        if self.timing:
+            self.hub.record_latency([time.monotonic() - stamp for stamp in self.timing])
+            self.timing.clear()
+
+    def own_dice(self, name: str) -> tuple[int, ...]:
+        """The dice ``name`` holds this round (only ever shown to that seat's player)."""
+        with self.lock:
+            if self.game is None or self.game.state.round is None:
+                return ()
+            return tuple(self.game.state.round.rolls.get(name, ()))
+
+    def summary(self) -> dict[str, Any]:
+        """What the lobby lists about this table."""
+        with self.lock:
+            taken = sum(seat is not None for seat in self.seats)
+            return {
+                "code": self.code,
+                "title": self.config.title,
+                "status": self.status,
+                "seats": len(self.seats),
+                "taken": taken,
+                "rated": self.config.rated,
+                "bot_kind": self.config.bot_kind,
+            }
