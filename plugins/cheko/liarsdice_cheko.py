@@ -26,7 +26,9 @@ def liarsdice_bid_problem(state: GameState, player: str, bid: Bid) -> str | None
     following = state.next_alive(player)
     if state.player(following).dice != 1:
         return None
-    return f'cheko: the opener may not open with "one one" when {following}, next to bid, has one die'
+    return (
+        f'cheko: the opener may not open with "one one" when {following}, next to bid, has one die'
+    )
 
 
 @hookimpl

@@ -1,8 +1,9 @@
 """Variant ``palifico`` (Perudo): the round after a player first drops to one die is special.
 
 That player opens; ones are not wild (unless ``palifico.wild_ones``); the opening bid fixes the face
-and later bids only raise the quantity — except, with ``palifico.one_die_changes_face``, bids by
-players who hold one die themselves. ``palifico.two_players`` says whether it still happens when
+and later bids only raise the quantity of the bid on the table — except, with
+``palifico.one_die_changes_face``, bids by players who hold one die themselves; after such a change
+the others raise the new face. ``palifico.two_players`` says whether it still happens when
 only two players remain. Each player gets one palifico round per game.
 
 Plugin state: ``{"active": player or None, "done": [players who have had theirs]}``.
@@ -12,7 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from liarsdice import Bid, GameState, Notice, Options, PluginStateSet, Resolution, VariantInfo, hookimpl
+from liarsdice import (
+    Bid,
+    GameState,
+    Notice,
+    Options,
+    PluginStateSet,
+    Resolution,
+    VariantInfo,
+    hookimpl,
+)
 from liarsdice.events import Effect
 from liarsdice.models import FACE_NAMES
 from liarsdice.options import OptionRegistry
@@ -42,7 +52,10 @@ def _due(state: GameState, player: str, options: Options) -> bool:
 def liarsdice_variant_info() -> VariantInfo:
     return VariantInfo(
         title="Palifico",
-        summary="After a player first drops to one die: they open, ones are not wild, the face is fixed.",
+        summary=(
+            "After a player first drops to one die: they open, ones are not wild, "
+            "the face is fixed."
+        ),
         requires=("dice-loss",),
     )
 
@@ -79,7 +92,9 @@ def liarsdice_round_started(state: GameState, options: Options) -> Sequence[Effe
         effects += [
             PluginStateSet(NAME, "active", opener),
             PluginStateSet(NAME, "done", done),
-            Notice(NAME, f"palifico: {opener} is down to one die and opens a palifico round", opener),
+            Notice(
+                NAME, f"palifico: {opener} is down to one die and opens a palifico round", opener
+            ),
         ]
     elif active(state) is not None:
         effects.append(PluginStateSet(NAME, "active", None))
@@ -87,7 +102,9 @@ def liarsdice_round_started(state: GameState, options: Options) -> Sequence[Effe
 
 
 @hookimpl
-def liarsdice_matching_faces(state: GameState, face: int, options: Options) -> frozenset[int] | None:
+def liarsdice_matching_faces(
+    state: GameState, face: int, options: Options
+) -> frozenset[int] | None:
     if active(state) is not None and not options["palifico.wild_ones"]:
         return frozenset({face})
     return None
@@ -104,7 +121,7 @@ def liarsdice_face_allowed(state: GameState, face: int, options: Options) -> boo
 def liarsdice_bid_problem(state: GameState, player: str, bid: Bid, options: Options) -> str | None:
     if active(state) is None or state.round is None or not state.round.bids:
         return None
-    fixed = state.round.bids[0].bid.face
+    fixed = state.round.bids[-1].bid.face  # the opener's face, unless a one-die player changed it
     if bid.face == fixed:
         return None
     if options["palifico.one_die_changes_face"] and state.player(player).dice == 1:
@@ -120,7 +137,8 @@ def liarsdice_describe(options: Options) -> str:
         else "Ones are **not** wild, so they may be bid like any face."
     )
     change = (
-        " Players who hold a single die themselves may still change the face."
+        " Players who hold a single die themselves may still change the face; the players after"
+        " them then raise the quantity of the new face."
         if options["palifico.one_die_changes_face"]
         else ""
     )
