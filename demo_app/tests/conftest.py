@@ -1,0 +1,150 @@
+"""Fixtures for the demo app: an app on a temporary database, test clients, a live server.
+
+Every fixture stops what it started: the hub's threads, the live server and its handler threads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from simple_websocket import Client, ConnectionClosed
+from werkzeug.serving import make_server
+
+from liarsdice_demo import create_app
+
+
+@pytest.fixture
+def app(tmp_path: Any) -> Iterator[Any]:
+    """An app with its own SQLite file, bots that act at once and no pause after a reveal."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "demo.sqlite"),
+            "BOT_DELAY": 0.0,
+            "REVEAL_PAUSE": 0.0,
+        }
+    )
+    yield app
+    app.extensions["liarsdice_hub"].shutdown()
+
+
+@pytest.fixture
+def client(app: Any) -> Any:
+    return app.test_client()
+
+
+@pytest.fixture
+def live_server(app: Any) -> Iterator[str]:
+    """The app served on a free port in a thread; yields its ``host:port``."""
+    before = set(threading.enumerate())
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="live-server")
+    thread.start()
+    try:
+        yield f"127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+        deadline = time.monotonic() + 10
+        for leftover in set(threading.enumerate()) - before:
+            if not leftover.name.startswith("liarsdice-"):  # the hub's, stopped by `app`
+                leftover.join(max(0.0, deadline - time.monotonic()))
+
+
+class WSPlayer:
+    """A WebSocket client for one seat (or a spectator) that records every message it receives."""
+
+    def __init__(self, host: str, code: str, token: str | None = None) -> None:
+        self.host, self.code, self.token = host, code, token
+        self.messages: list[dict[str, Any]] = []
+        self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.ws: Client | None = None
+        self._reader: threading.Thread | None = None
+        self.next_id = 1
+
+    def connect(self, hello: bool = True) -> WSPlayer:
+        self.ws = Client.connect(f"ws://{self.host}/ws/{self.code}")
+        self._reader = threading.Thread(target=self._read, args=(self.ws,), name="test-ws-reader")
+        self._reader.start()
+        if hello:
+            self.send("hello", **({"seat_token": self.token} if self.token else {}))
+        return self
+
+    def _read(self, ws: Client) -> None:
+        while True:
+            try:
+                raw = ws.receive()
+            except ConnectionClosed:
+                return
+            if raw is None:
+                return
+            data = json.loads(raw)
+            self.messages.append(data)
+            self.inbox.put(data)
+
+    def send(self, msg_type: str, /, **fields: Any) -> None:
+        assert self.ws is not None
+        self.ws.send(json.dumps({"v": 1, "type": msg_type, "id": self.next_id, **fields}))
+        self.next_id += 1
+
+    def send_raw(self, text: str) -> None:
+        assert self.ws is not None
+        self.ws.send(text)
+
+    def expect(self, kind: str, /, timeout: float = 10.0, **match: Any) -> dict[str, Any]:
+        """The next message of ``kind`` (whose fields equal ``match``), skipping others."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no {kind} message {match} within {timeout} s")
+            try:
+                data = self.inbox.get(timeout=left)
+            except queue.Empty:
+                continue
+            if data["type"] == kind and all(data.get(k) == v for k, v in match.items()):
+                return data
+
+    def drain(self) -> list[dict[str, Any]]:
+        found = []
+        while True:
+            try:
+                found.append(self.inbox.get_nowait())
+            except queue.Empty:
+                return found
+
+    def close(self) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(ConnectionClosed):
+                self.ws.close()
+            self.ws.thread.join(5)
+            assert self._reader is not None
+            self._reader.join(5)
+            self.ws = None
+
+
+@pytest.fixture
+def ws_players() -> Iterator[list[WSPlayer]]:
+    """A list to put WSPlayers in; every one is closed at the end of the test."""
+    players: list[WSPlayer] = []
+    yield players
+    for player in players:
+        player.close()
+
+
+@pytest.fixture
+def make_player(live_server: str, ws_players: list[WSPlayer]) -> Any:
+    def make(code: str, token: str | None = None, hello: bool = True) -> WSPlayer:
+        player = WSPlayer(live_server, code, token).connect(hello)
+        ws_players.append(player)
+        return player
+
+    return make

@@ -1,0 +1,163 @@
+"""Pages and the JSON API through Flask's test client."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import pytest
+
+from liarsdice.ruleset import installed
+from liarsdice_demo.composition import parse_config
+from liarsdice_demo.render import markdown
+
+
+def create(client: Any, **fields: Any) -> dict[str, Any]:
+    body = {"nickname": "Iris", "preset": "casino", "seats": 3, **fields}
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 200, response.json
+    return response.json
+
+
+def test_lobby_lists_every_installed_variant_and_option(client: Any) -> None:
+    page = client.get("/").get_data(as_text=True)
+    for name, variant in installed().items():
+        if name != "standard":
+            assert f'value="{name}"' in page
+        for option in variant.options:
+            assert option.key in page  # in the embedded catalog the lobby script renders
+    assert "Create table" in page
+
+
+def test_catalog_declares_option_types(client: Any) -> None:
+    catalog = client.get("/api/catalog").json
+    options = {o["key"]: o for v in catalog["variants"] for o in v["options"]}
+    assert options["revolver.chambers"]["type"] == "int"
+    assert options["calza.reward"]["choices"] == ["regain-die", "table-pays"]
+    assert options["standard.wild_ones"]["type"] == "bool"
+    assert "random" in catalog["bot_kinds"]
+    assert {p["name"] for p in catalog["presets"]} >= {
+        "casino",
+        "online",
+        "cheko",
+        "dudo",
+        "perudo",
+    }
+
+
+def test_validate_explains_an_invalid_combination(client: Any) -> None:
+    answer = client.post("/api/validate", json={"variants": ["aces-switch", "ones-locking"]})
+    assert answer.status_code == 422
+    assert not answer.json["ok"]
+    assert "aces-switch" in answer.json["error"] and "ones-locking" in answer.json["error"]
+    answer = client.post("/api/validate", json={"variants": ["calza"], "options": {}})
+    assert "no variant makes a lost round cost anything" in answer.json["error"]
+    answer = client.post("/api/validate", json={"preset": "dudo", "options": {"calza.reward": 3}})
+    assert "calza.reward" in answer.json["error"]
+
+
+def test_validate_accepts_a_valid_combination(client: Any) -> None:
+    answer = client.post(
+        "/api/validate",
+        json={"variants": ["revolver", "calza"], "options": {"revolver.chambers": 8}},
+    ).json
+    assert answer["ok"]
+    assert answer["calls"] == ["challenge", "exact"]
+    assert answer["options"]["revolver.chambers"] == 8
+
+
+@pytest.mark.parametrize(
+    ("fields", "needle"),
+    [
+        ({"nickname": ""}, "nickname"),
+        ({"seats": 9}, "seats must be 2 to 6"),
+        ({"bot_kind": "genius"}, "unknown bot kind"),
+        ({"preset": "nope"}, "unknown preset"),
+        ({"turn_seconds": "x"}, "turn_seconds"),
+    ],
+)
+def test_create_refuses_bad_settings(client: Any, fields: dict[str, Any], needle: str) -> None:
+    body = {"nickname": "Iris", "preset": "casino", **fields}
+    answer = client.post("/api/tables", json=body)
+    assert answer.status_code == 422
+    assert needle in answer.json["error"]
+
+
+def test_create_table_and_share_link(client: Any) -> None:
+    made = create(client)
+    assert re.fullmatch(r"[A-Z]{4}", made["code"])
+    assert made["url"].endswith(f"/t/{made['code']}")
+    assert "ld_player" in client.get_cookie("ld_player").key
+    page = client.get(f"/t/{made['code']}").get_data(as_text=True)
+    assert made["seat_token"] in page  # the seat's own player gets the token
+    listed = client.get("/api/tables").json["tables"]
+    assert listed[0]["code"] == made["code"] and listed[0]["taken"] == 1
+
+
+def test_join_by_code_redirects(client: Any) -> None:
+    made = create(client)
+    response = client.get(f"/join?code={made['code'].lower()}")
+    assert response.status_code == 302 and response.location.endswith(f"/t/{made['code']}")
+    response = client.get("/join?code=ZZZZ")
+    assert "error=" in response.location
+
+
+def test_second_player_sits_and_the_table_fills(app: Any, client: Any) -> None:
+    made = create(client, seats=2)
+    other = app.test_client()
+    sat = other.post(f"/api/tables/{made['code']}/seat", json={"nickname": "Knox"}).json
+    assert sat["ok"] and sat["seat"] == 1 and sat["seat_token"] != made["seat_token"]
+    # The same player asking again gets the same seat back.
+    again = other.post(f"/api/tables/{made['code']}/seat", json={}).json
+    assert again["seat_token"] == sat["seat_token"]
+    third = app.test_client().post(f"/api/tables/{made['code']}/seat", json={"nickname": "Lu"})
+    assert third.status_code == 409 and "taken" in third.json["error"]
+    # A spectator's page carries no seat token.
+    page = app.test_client().get(f"/t/{made['code']}").get_data(as_text=True)
+    assert made["seat_token"] not in page and sat["seat_token"] not in page
+
+
+def test_rules_page_renders_the_ruleset_description(client: Any) -> None:
+    made = create(client)
+    page = client.get(f"/t/{made['code']}/rules").get_data(as_text=True)
+    assert "<h1>Rules: Casino revolver</h1>" in page
+    assert "<strong>" in page and "<code>revolver.chambers</code>" in page
+
+
+def test_odds_page_draws_wild_and_plain_side_by_side(client: Any) -> None:
+    made = create(client)
+    page = client.get(f"/t/{made['code']}/odds?dice=10").get_data(as_text=True)
+    assert page.count("<svg") == 6
+    assert 'class="wild"' in page and 'class="plain"' in page
+
+
+def test_unknown_table_is_404(client: Any) -> None:
+    assert client.get("/t/QQQQ").status_code == 404
+    assert client.get("/api/tables/QQQQ").status_code == 404
+    assert client.get("/games/999").status_code == 404
+
+
+def test_markdown_renderer_escapes_html() -> None:
+    html = markdown("# Title\n\nA <script>x</script> **bold** and `code`\n\n- one\n- two")
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "<h1>Title</h1>" in html and "<strong>bold</strong>" in html
+    assert "<ul><li>one</li><li>two</li></ul>" in html
+
+
+def test_bot_game_is_stored_rated_and_replayable(app: Any, client: Any) -> None:
+    hub = app.extensions["liarsdice_hub"]
+    config = parse_config({"preset": "dudo", "seats": 3, "rated": True, "dice_per_player": 2})
+    table = hub.create(config, start=True)
+    deadline = time.monotonic() + 20
+    while table.game_id is None:
+        assert time.monotonic() < deadline, "the bot game did not finish"
+        time.sleep(0.02)
+    board = client.get("/leaderboard").get_data(as_text=True)
+    assert "(bot)" in board
+    replay = client.get(f"/games/{table.game_id}").get_data(as_text=True)
+    assert "wins the game" in replay
+    leaders = client.get("/leaderboard")
+    assert leaders.status_code == 200
+    player_page = client.get("/players/1")
+    assert player_page.status_code == 200 and "Games" in player_page.get_data(as_text=True)
