@@ -1,0 +1,185 @@
+"""What the odds-driven bots share: reading a view, pricing a lost round, valuing each choice.
+
+A bot scores every choice on its turn in one currency, *eliminations*: 1.0 is the cost of being
+knocked out for certain. Losing a round costs ``cost`` (:func:`loss_cost`: the chance the revolver
+fires, or a die out of the ones left, or both), and winning one is worth what it costs the opponent
+who loses, divided among the other players (one opponent out brings my own win a little closer).
+Each choice gets the chance it loses the round and what it gains, and its value is
+``gain - cost * lose``. Because only the ``cost * lose`` term grows with one's own bullets, a bot
+holding more bullets picks a choice that loses less often: it plays more safely.
+
+- **challenge** loses when the bid on the table is true: ``lose = P(true)``, ``gain =
+  P(false) * worth(bidder)``.
+- **exact** loses unless the count is exactly right: ``lose = 1 - P(exact)``, ``gain = P(exact) *
+  reward`` (``calza.reward``: the table pays — every other player takes a lost round — or one die
+  back).
+- **raise** is only tested if the next player challenges it, with chance ``c``, estimated as the
+  chance the bid is false with every die unseen (a bid that looks unlikely gets challenged):
+  ``lose = c * P(false)``, ``gain = c * P(true) * worth(next player)``.
+
+Everything is read from the :class:`~liarsdice.views.PlayerView` through
+:func:`~liarsdice.views.view_state`; the probabilities come from the ``matching_faces`` hook via
+:mod:`liarsdice.odds`, so any combination of variants is played without the bot knowing its rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from random import Random
+
+import attrs
+
+from liarsdice import engine, odds
+from liarsdice.models import Action, Bid, BidAction, CallAction, GameState
+from liarsdice.ruleset import FACES, Ruleset
+from liarsdice.views import PlayerView, SeatView, view_state
+
+#: What losing a round costs when no known economics plugin (revolver, dice loss) is in play.
+UNKNOWN_COST = 0.5
+
+
+@attrs.frozen
+class Choice:
+    """One thing a bot may do, with its chances and value (see the module docstring)."""
+
+    action: Action
+    kind: str
+    bid: Bid | None
+    true: float | None
+    lose: float
+    gain: float
+    value: float
+
+
+class Table:
+    """Facts about one decision, read from the view once: the state rebuilt from the view, the
+    seats, who bids next, the cost of losing for each living player."""
+
+    def __init__(self, rules: Ruleset, view: PlayerView) -> None:
+        if view.viewer is None or view.turn != view.viewer:
+            raise ValueError("a bot decides only on its own turn")
+        self.rules = rules
+        self.view = view
+        self.me: str = view.viewer
+        self.state: GameState = view_state(view)
+        self.hand: tuple[int, ...] = tuple(view.own_dice or ())
+        self.seats: dict[str, SeatView] = {seat.name: seat for seat in view.seats}
+        self.alive = [seat for seat in view.seats if seat.alive]
+        self.dice_in_play = view.dice_in_play
+        self.unknown = view.dice_in_play - len(self.hand)
+        self.current: Bid | None = view.bids[-1].bid if view.bids else None
+        self.bidder: str | None = view.bids[-1].player if view.bids else None
+        self.next_player = self.state.next_alive(self.me)
+        self.share = 1.0 / max(1, len(self.alive) - 1)
+        self.cost = loss_cost(rules, view, self.seats[self.me])
+        self._faces: dict[int, frozenset[int]] = {}
+
+    def faces(self, face: int) -> frozenset[int]:
+        """The faces counting toward ``face`` now (the ``matching_faces`` hook, asked once)."""
+        found = self._faces.get(face)
+        if found is None:
+            found = self._faces[face] = frozenset(self.rules.hooks.matching_faces(self.state, face))
+        return found
+
+    def worth(self, player: str | None) -> float:
+        """What ``player`` losing a round is worth to me."""
+        if player is None or player == self.me or player not in self.seats:
+            return 0.0
+        return loss_cost(self.rules, self.view, self.seats[player]) * self.share
+
+    def exact_reward(self) -> float:
+        """What a successful exact call is worth to me under ``calza.reward``."""
+        reward = self.rules.options.get("calza.reward")
+        if reward == "table-pays":
+            return sum(self.worth(seat.name) for seat in self.alive)
+        if reward == "regain-die":
+            mine = self.seats[self.me].dice
+            return 1.0 / (mine + 1) if mine < self.view.dice_per_player else 0.0
+        return 0.0
+
+    def prior_true(self, bid: Bid) -> float:
+        """The chance ``bid`` is true with every die unseen: how it looks to the other players."""
+        p = len(self.faces(bid.face).intersection(FACES)) / 6
+        return odds.at_least(bid.quantity, self.dice_in_play, p)
+
+    def calls(self) -> list[str]:
+        """The call kinds allowed now."""
+        if self.current is None:
+            return []
+        return engine.legal_calls(self.rules, self.state, self.me)
+
+    def raises(self) -> dict[int, Bid]:
+        """The lowest legal raise on each face that has one."""
+        return odds.lowest_raises(self.rules, self.state, self.me)
+
+
+def loss_cost(rules: Ruleset, view: PlayerView, seat: SeatView) -> float:
+    """What losing a round costs ``seat``, in eliminations (1.0: certainly out).
+
+    Under the revolver: the chance the pull after loading is a hit, plus a little for the bullet
+    that stays. Under dice loss: one die out of those left (the last one is the game). Both
+    together combine as independent chances; with neither, :data:`UNKNOWN_COST`.
+    """
+    survive = 1.0
+    known = False
+    chambers = rules.options.get("revolver.chambers")
+    if chambers:
+        known = True
+        loaded = _bullets(view, seat)
+        initial = rules.options.get("revolver.initial_bullets", 1)
+        after = min(chambers, initial if loaded == 0 else loaded + 1)
+        death = after / chambers
+        survive *= 1.0 - min(1.0, death + (1.0 - death) * 0.5 / chambers)
+    if "dice-loss" in rules.names:
+        known = True
+        survive *= 1.0 - 1.0 / max(1, seat.dice)
+    return 1.0 - survive if known else UNKNOWN_COST
+
+
+def _bullets(view: PlayerView, seat: SeatView) -> int:
+    public = seat.public.get("bullets")
+    if isinstance(public, int):
+        return public
+    loaded = view.plugins.get("revolver", {}).get("bullets", {})
+    return int(loaded.get(seat.name, 0)) if isinstance(loaded, Mapping) else 0
+
+
+def call_choice(table: Table, kind: str, true: float, exact: float) -> Choice | None:
+    """The value of a call of ``kind`` given the chance the bid is true and exactly right."""
+    if kind == "challenge":
+        lose, gain = true, (1.0 - true) * table.worth(table.bidder)
+        return Choice(
+            CallAction(table.me, kind), kind, None, true, lose, gain, gain - table.cost * lose
+        )
+    if kind == "exact":
+        lose, gain = 1.0 - exact, exact * table.exact_reward()
+        return Choice(
+            CallAction(table.me, kind), kind, None, exact, lose, gain, gain - table.cost * lose
+        )
+    return None
+
+
+def raise_choice(table: Table, bid: Bid, true: float) -> Choice:
+    """The value of raising to ``bid``, which is true with chance ``true``."""
+    challenged = 1.0 - table.prior_true(bid)
+    lose = challenged * (1.0 - true)
+    gain = challenged * true * table.worth(table.next_player)
+    return Choice(
+        BidAction(table.me, bid), "raise", bid, true, lose, gain, gain - table.cost * lose
+    )
+
+
+def best(choices: Sequence[Choice]) -> Choice:
+    """The choice of highest value (the first of equals)."""
+    return max(choices, key=lambda choice: choice.value)
+
+
+def fallback(rules: Ruleset, table: Table, rng: Random) -> Action:
+    """Any legal action, for when no choice was scored (only an unknown call kind is left)."""
+    calls = table.calls()
+    bids = engine.legal_bids(rules, table.state, table.me, 1)
+    if bids:
+        return BidAction(table.me, bids[0])
+    if calls:
+        return CallAction(table.me, rng.choice(calls))
+    raise RuntimeError(f"{table.me} has no legal action")

@@ -1,0 +1,68 @@
+"""The ``odds`` bot: plays the exact odds of its own dice against the unseen ones.
+
+Every unseen die matches a face with the chance the counting hook gives (2/6 with wild ones, 1/6
+otherwise), whatever the other players have bid. On its turn the bot weighs three things (see
+:mod:`liarsdice.bots._play` for the values):
+
+- the **most likely true raise**: of the lowest legal raise on each face, the one most likely to be
+  true given its own dice (the lower one of equals);
+- a **challenge**, which wins when the bid on the table is false — so it challenges unlikely bids;
+- an **exact call**, when the rules have one and it pays: its chance of being exactly right times
+  the reward outweighs the cost of missing.
+
+It takes the one of highest value. The cost of a lost round grows with its own bullets (or falling
+dice), so a bot with 4 bullets takes the choice that loses less often where one with none would
+gamble on a reward.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from liarsdice import odds
+from liarsdice.bots._play import Choice, Table, best, call_choice, fallback, raise_choice
+from liarsdice.models import Action
+from liarsdice.ruleset import FACES, Ruleset
+from liarsdice.views import PlayerView
+
+
+class OddsBot:
+    """Challenges unlikely bids, else bids the most likely true raise; calls exact when it pays."""
+
+    def __init__(self, rules: Ruleset, rng: Random) -> None:
+        self.rules = rules
+        self.rng = rng
+
+    def chances(self, table: Table, face: int) -> odds.Outlook:
+        """The outlook on ``face``: own dice known, every unseen die at the hook's chance."""
+        faces = table.faces(face)
+        known = sum(die in faces for die in table.hand)
+        p = len(faces.intersection(FACES)) / 6
+        return odds.Outlook(face, faces, known, table.unknown, p)
+
+    def choices(self, view: PlayerView) -> list[Choice]:
+        """Every choice the bot considers on this turn, with its chances and value."""
+        table = Table(self.rules, view)
+        found: list[Choice] = []
+        raises = []
+        rank = self.rules.hooks.bid_rank
+        for bid in table.raises().values():
+            raises.append((self.chances(table, bid.face).at_least(bid.quantity), bid))
+        if raises:
+            true, bid = min(raises, key=lambda item: (-item[0], rank(item[1])))
+            found.append(raise_choice(table, bid, true))
+        if table.current is not None:
+            look = self.chances(table, table.current.face)
+            true = look.at_least(table.current.quantity)
+            exact = look.exactly(table.current.quantity)
+            for kind in table.calls():
+                choice = call_choice(table, kind, true, exact)
+                if choice is not None:
+                    found.append(choice)
+        return found
+
+    def decide(self, view: PlayerView) -> Action:
+        found = self.choices(view)
+        if not found:
+            return fallback(self.rules, Table(self.rules, view), self.rng)
+        return best(found).action

@@ -1,0 +1,465 @@
+"""Exact odds of a bid, derived from the counting hook.
+
+Every probability here comes from one primitive, the ``matching_faces`` hook: the faces that count
+toward a bid on ``face`` right now. A die nobody has seen matches with probability
+``len(faces) / 6`` — 2/6 with wild ones, 1/6 when ones are locked, in a palifico round, or when a
+bid is on ones — so the odds hold under whatever rules are in force, a third-party plugin's counting
+included. The count of matching dice on the table is then the player's own matches (known) plus a
+binomial count over the dice they cannot see. All arithmetic is exact binomial arithmetic
+(``math.comb``), no sampling: pass a :class:`fractions.Fraction` for ``p`` to get exact fractions
+back, or a float for speed.
+
+The API, smallest first:
+
+- :func:`per_die` — the chance one unseen die counts toward a face, from a set of matching faces.
+- :func:`at_least`, :func:`exactly`, :func:`expected` — P(count >= q), P(count == q) and E[count]
+  given ``known`` matching dice in hand and ``unknown`` unseen dice, each matching with ``p``.
+- :class:`Outlook` / :func:`outlook` / :func:`view_outlook` — the same for one face under the rules
+  at a given state (or a player's view): ``outlook.at_least(q)``, ``outlook.exactly(q)``...
+- :func:`assess` — from a player's view on their turn: the chance the bid on the table is true
+  (a challenge loses), that a challenge wins, that an exact call succeeds, and for each face the
+  lowest legal raise with its chance of being true.
+- :func:`odds_table` — the odds page (seed 000): per face and quantity, the chance of "at least"
+  and "exactly" with ones wild and with the face counted alone, side by side, plus the chance under
+  the rules in force; per face the expected counts and the best exact call with its success chance
+  (the exact call's fair price). ``liarsdice odds`` prints it; the demo app renders it.
+
+``odds_table(rules, dice_in_play, hand=None)`` is the stable entry point for pages. It returns an
+:class:`OddsTable` (frozen attrs classes; ``table.as_dict()`` gives plain JSON-ready data)::
+
+    {"dice_in_play": 15, "hand": [5, 5, 1, 2, 3], "unknown": 10, "ones_wild": true,
+     "faces": [{"face": 5, "counted": [1, 5], "biddable": true,
+                "expected": {"wild": 6.33, "plain": 3.67, "rules": 6.33},
+                "exact": {"quantity": 6, "chance": 0.27, "fair_odds": 2.7}, ...}, ...],
+     "rows": [{"face": 5, "quantity": 6,
+               "wild": {"at_least": 0.7, "exactly": 0.27},
+               "plain": {"at_least": 0.07, "exactly": 0.05},
+               "rules": {"at_least": 0.7, "exactly": 0.27}}, ...]}
+
+"wild" counts the face and ones (a bid on ones counts ones only), "plain" counts the face alone,
+"rules" counts what the ruleset's ``matching_faces`` hook says at the start of a round. ``hand`` is
+the player's own dice (known, not random); the other ``dice_in_play - len(hand)`` dice are unseen.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Collection, Iterable, Sequence
+from fractions import Fraction
+from typing import Any, TypeVar
+
+import attrs
+
+from liarsdice import engine
+from liarsdice.models import Bid, GameState, PlayerState, RoundState
+from liarsdice.ruleset import FACES, Ruleset
+from liarsdice.views import PlayerView, view_state
+
+Number = TypeVar("Number", float, Fraction)
+
+#: The per-die chance of matching with ones wild (2/6) and with the face alone (1/6).
+WILD = Fraction(2, 6)
+PLAIN = Fraction(1, 6)
+
+
+# --- the binomial core ----------------------------------------------------------------------------
+
+
+def per_die(faces: Collection[int]) -> Fraction:
+    """The chance that one unseen fair die shows one of ``faces`` (faces outside 1-6 never show)."""
+    return Fraction(len(set(faces).intersection(FACES)), 6)
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
+def binomial_pmf(n: int, p: Number) -> tuple[Number, ...]:
+    """P(X == k) for k = 0..n, X ~ Binomial(n, p); exact for a Fraction ``p``."""
+    if n < 0:
+        raise ValueError(f"a number of dice cannot be negative: {n}")
+    q = 1 - p
+    return tuple(math.comb(n, k) * p**k * q ** (n - k) for k in range(n + 1))
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
+def binomial_tail(n: int, p: Number) -> tuple[Number, ...]:
+    """P(X >= k) for k = 0..n+1, X ~ Binomial(n, p) (the last entry is 0)."""
+    pmf = binomial_pmf(n, p)
+    tail: list[Number] = [pmf[0] * 0] * (n + 2)
+    running = pmf[0] * 0
+    for k in range(n, -1, -1):
+        running += pmf[k]
+        tail[k] = running
+    tail[0] = pmf[0] * 0 + 1  # exactly 1, whatever the rounding
+    return tuple(tail)
+
+
+def at_least(quantity: int, unknown: int, p: Number, known: int = 0) -> Number:
+    """P(known + X >= quantity), X ~ Binomial(unknown, p): the chance a bid of ``quantity`` holds.
+
+    ``known`` of the player's own dice match; each of ``unknown`` unseen dice matches with ``p``.
+    """
+    need = quantity - known
+    if need <= 0:
+        return p * 0 + 1
+    if need > unknown:
+        return p * 0
+    tail: Number = binomial_tail(unknown, p)[need]
+    return tail
+
+
+def exactly(quantity: int, unknown: int, p: Number, known: int = 0) -> Number:
+    """P(known + X == quantity), X ~ Binomial(unknown, p): the chance an exact call succeeds."""
+    need = quantity - known
+    if not 0 <= need <= unknown:
+        return p * 0
+    chance: Number = binomial_pmf(unknown, p)[need]
+    return chance
+
+
+def expected(unknown: int, p: Number, known: int = 0) -> Number:
+    """E[known + X], X ~ Binomial(unknown, p): the expected count on the table."""
+    return known + unknown * p
+
+
+def convolve(*pmfs: Sequence[float]) -> list[float]:
+    """The distribution of a sum of independent counts, each given by its pmf (index = count)."""
+    total: list[float] = [1.0]
+    for pmf in pmfs:
+        out = [0.0] * (len(total) + len(pmf) - 1)
+        for i, a in enumerate(total):
+            if a:
+                for j, b in enumerate(pmf):
+                    out[i + j] += a * b
+        total = out
+    return total
+
+
+# --- one face under the rules in force ------------------------------------------------------------
+
+
+@attrs.frozen
+class Outlook:
+    """What a player can know about the dice counting toward a bid on ``face``.
+
+    ``known`` of their own dice match; each of the ``unknown`` unseen dice matches with ``p``.
+    """
+
+    face: int
+    faces: frozenset[int]
+    known: int
+    unknown: int
+    p: float
+
+    def at_least(self, quantity: int) -> float:
+        """P(count >= quantity): the chance a bid of ``quantity`` on this face is true."""
+        return at_least(quantity, self.unknown, self.p, self.known)
+
+    def exactly(self, quantity: int) -> float:
+        """P(count == quantity): the chance an exact call on ``quantity`` succeeds."""
+        return exactly(quantity, self.unknown, self.p, self.known)
+
+    @property
+    def expected(self) -> float:
+        """E[count]."""
+        return expected(self.unknown, self.p, self.known)
+
+    @property
+    def most_likely(self) -> int:
+        """The count with the highest probability: the best quantity to call exact on."""
+        pmf = binomial_pmf(self.unknown, self.p)
+        return self.known + max(range(len(pmf)), key=pmf.__getitem__)
+
+
+def outlook(
+    rules: Ruleset,
+    state: GameState,
+    face: int,
+    hand: Iterable[int] = (),
+    unknown: int | None = None,
+) -> Outlook:
+    """The outlook on ``face`` at ``state``, for a player holding ``hand``.
+
+    ``unknown`` defaults to the dice in play (this round's, if a round is on) minus the hand.
+    """
+    hand = tuple(hand)
+    faces = frozenset(rules.hooks.matching_faces(state, face))
+    if unknown is None:
+        in_play = state.round.dice_in_play if state.round is not None else state.dice_in_play
+        unknown = in_play - len(hand)
+    if unknown < 0:
+        raise ValueError(
+            f"a hand of {len(hand)} dice is more than the {unknown + len(hand)} in play"
+        )
+    known = sum(die in faces for die in hand)
+    return Outlook(face, faces, known, unknown, float(per_die(faces)))
+
+
+def view_outlook(
+    rules: Ruleset, view: PlayerView, face: int, state: GameState | None = None
+) -> Outlook:
+    """The outlook on ``face`` for the viewer of ``view`` (their own dice known, the rest unseen).
+
+    Pass ``state = view_state(view)`` when asking about several faces, to build it once.
+    """
+    state = view_state(view) if state is None else state
+    hand = view.own_dice or ()
+    return outlook(rules, state, face, hand, view.dice_in_play - len(hand))
+
+
+# --- the choices on a turn ------------------------------------------------------------------------
+
+
+def lowest_raises(rules: Ruleset, state: GameState, player: str, tries: int = 3) -> dict[int, Bid]:
+    """For each face ``player`` may bid now, the lowest legal bid on it (faces with none left out).
+
+    Finds the lowest quantity that outranks the bid on the table by bisection on the rank key (bid
+    ranks grow with the quantity of a face in every known order), then asks the ``bid_problem``
+    hook, trying up to ``tries`` quantities. Checks the result against the engine's full list of
+    legal bids only when the bisection finds nothing, so it stays cheap on every turn.
+    """
+    round_ = state.round
+    if round_ is None or round_.over:
+        return {}
+    hooks = rules.hooks
+    rank: Callable[[Bid], Any] = hooks.bid_rank
+    top = round_.dice_in_play
+    current = round_.current_bid
+    floor = rank(current) if current is not None else None
+    check = "bid_problem" in hooks.implemented
+    found: dict[int, Bid] = {}
+    for face in FACES:
+        if isinstance(hooks.face_allowed(state, player, face), str):
+            continue
+        low, high = 1, top
+        if floor is not None:
+            if not rank(Bid(top, face)) > floor:
+                continue
+            while low < high:
+                middle = (low + high) // 2
+                if rank(Bid(middle, face)) > floor:
+                    high = middle
+                else:
+                    low = middle + 1
+        for quantity in range(low, min(top, low + tries - 1) + 1):
+            bid = Bid(quantity, face)
+            if floor is not None and not rank(bid) > floor:
+                continue
+            if check and hooks.bid_problem(state, player, bid):
+                continue
+            found[face] = bid
+            break
+    if not found:
+        for bid in engine.legal_bids(rules, state, player):
+            found.setdefault(bid.face, bid)
+    return found
+
+
+@attrs.frozen
+class Raise:
+    """A raise and the chance, from the player's view, that it is true."""
+
+    bid: Bid
+    true: float
+
+
+@attrs.frozen
+class Assessment:
+    """The chances of each choice on a turn, from the player's view.
+
+    ``bid_true`` is the chance the bid on the table is true: a challenge then loses, so
+    ``challenge_wins = 1 - bid_true``. ``exact_wins`` is the chance an exact call succeeds.
+    ``raises`` holds the lowest legal raise on each face with its chance of being true, most
+    likely first. Calls not allowed now (or no bid yet) are ``None``.
+    """
+
+    bid: Bid | None
+    expected: float | None
+    bid_true: float | None
+    challenge_wins: float | None
+    exact_wins: float | None
+    raises: tuple[Raise, ...]
+
+
+def assess(rules: Ruleset, view: PlayerView) -> Assessment:
+    """What challenging, calling exact and each lowest raise are worth to the viewer of ``view``.
+
+    The view must be the viewer's own, on their turn (bots get exactly this).
+    """
+    if view.viewer is None or view.turn != view.viewer:
+        raise ValueError("assess needs the view of the player on turn")
+    state = view_state(view)
+    current = view.bids[-1].bid if view.bids else None
+    calls = set(engine.legal_calls(rules, state, view.viewer)) if current else set()
+    bid_true = exact_wins = expected_count = None
+    if current is not None:
+        look = view_outlook(rules, view, current.face, state)
+        bid_true = look.at_least(current.quantity)
+        expected_count = look.expected
+        if "exact" in calls:
+            exact_wins = look.exactly(current.quantity)
+    raises = []
+    for bid in lowest_raises(rules, state, view.viewer).values():
+        raises.append(Raise(bid, view_outlook(rules, view, bid.face, state).at_least(bid.quantity)))
+    raises.sort(key=lambda r: (-r.true, rules.hooks.bid_rank(r.bid)))
+    return Assessment(
+        bid=current,
+        expected=expected_count,
+        bid_true=bid_true,
+        challenge_wins=None if bid_true is None or "challenge" not in calls else 1 - bid_true,
+        exact_wins=exact_wins,
+        raises=tuple(raises),
+    )
+
+
+# --- the odds page --------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Chance:
+    """P(count >= quantity) and P(count == quantity) for one bid."""
+
+    at_least: float
+    exactly: float
+
+
+@attrs.frozen
+class OddsRow:
+    """One bid (``quantity`` of ``face``): its chances with ones wild, with the face alone, and
+    under the rules in force at the start of a round. ``exactly`` is the exact call's chance."""
+
+    face: int
+    quantity: int
+    wild: Chance
+    plain: Chance
+    rules: Chance
+
+
+@attrs.frozen
+class Expected:
+    """Expected count of a face on the table in each way of counting."""
+
+    wild: float
+    plain: float
+    rules: float
+
+
+@attrs.frozen
+class ExactCall:
+    """The best exact call on a face under the rules: the most likely count, its success chance,
+    and the fair odds (``(1 - chance) / chance`` to 1) a bet on it would pay."""
+
+    quantity: int
+    chance: float
+    fair_odds: float
+
+
+@attrs.frozen
+class FaceOdds:
+    """A face's summary: the faces the rules count toward it, whether a round may be opened on
+    it, expected counts and the best exact call."""
+
+    face: int
+    counted: tuple[int, ...]
+    biddable: bool
+    expected: Expected
+    exact: ExactCall
+
+
+@attrs.frozen
+class OddsTable:
+    """The odds page for ``dice_in_play`` dice, seen by a player holding ``hand``.
+
+    ``rows`` runs face 1 to 6, quantity 1 to ``dice_in_play`` within each face. ``ones_wild``
+    says whether the rules count ones toward other faces at the start of a round.
+    """
+
+    dice_in_play: int
+    hand: tuple[int, ...]
+    unknown: int
+    ones_wild: bool
+    faces: tuple[FaceOdds, ...]
+    rows: tuple[OddsRow, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain data (dicts, lists, numbers), ready for ``json.dumps``."""
+        return attrs.asdict(self, retain_collection_types=False)
+
+    def face(self, face: int) -> FaceOdds:
+        """The summary of ``face``."""
+        return self.faces[face - 1]
+
+    def rows_of(self, face: int) -> tuple[OddsRow, ...]:
+        """The rows of ``face``, quantity 1 upward."""
+        return self.rows[(face - 1) * self.dice_in_play : face * self.dice_in_play]
+
+
+def _start_of_round(dice_in_play: int, hand: tuple[int, ...]) -> GameState:
+    """A state at the start of a round with ``dice_in_play`` dice, the viewer "you" holding
+    ``hand`` and the others' dice unseen (shown as 0, which matches nothing)."""
+    others = dice_in_play - len(hand)
+    players = [PlayerState("you", len(hand), True)] if hand else []
+    rolls: dict[str, tuple[int, ...]] = {"you": hand} if hand else {}
+    seat = 0
+    while others > 0:
+        seat += 1
+        dice = min(5, others)
+        players.append(PlayerState(f"seat{seat}", dice, True))
+        rolls[f"seat{seat}"] = (0,) * dice
+        others -= dice
+    if len(players) < 2:
+        players.append(PlayerState("empty", 0, True))
+    opener = players[0].name
+    round_ = RoundState(1, opener, rolls, dice_in_play, opener)
+    return GameState(tuple(players), max(p.dice for p in players), round_)
+
+
+def odds_table(rules: Ruleset, dice_in_play: int, hand: Iterable[int] | None = None) -> OddsTable:
+    """The odds page for ``dice_in_play`` dice, optionally for a player holding ``hand``.
+
+    Raises ``ValueError`` for a die outside 1-6, fewer than 1 die in play, or a hand larger than
+    the dice in play.
+    """
+    hand = tuple(hand or ())
+    if dice_in_play < 1:
+        raise ValueError(f"dice in play must be at least 1, not {dice_in_play}")
+    if any(type(die) is not int or not 1 <= die <= 6 for die in hand):
+        raise ValueError(f"a hand holds dice showing 1 to 6, not {list(hand)}")
+    if len(hand) > dice_in_play:
+        raise ValueError(f"a hand of {len(hand)} dice is more than the {dice_in_play} in play")
+    unknown = dice_in_play - len(hand)
+    state = _start_of_round(dice_in_play, hand)
+    viewer = state.players[0].name
+    summaries = []
+    rows = []
+    for face in FACES:
+        ways = {
+            "wild": frozenset({face, 1}),
+            "plain": frozenset({face}),
+            "rules": frozenset(rules.hooks.matching_faces(state, face)),
+        }
+        looks = {
+            name: Outlook(
+                face, faces, sum(d in faces for d in hand), unknown, float(per_die(faces))
+            )
+            for name, faces in ways.items()
+        }
+        for quantity in range(1, dice_in_play + 1):
+            chances = {
+                name: Chance(look.at_least(quantity), look.exactly(quantity))
+                for name, look in looks.items()
+            }
+            rows.append(OddsRow(face, quantity, **chances))
+        ruled = looks["rules"]
+        best = max(ruled.most_likely, 1)
+        chance = ruled.exactly(best)
+        summaries.append(
+            FaceOdds(
+                face=face,
+                counted=tuple(sorted(ways["rules"])),
+                biddable=not isinstance(rules.hooks.face_allowed(state, viewer, face), str),
+                expected=Expected(**{name: look.expected for name, look in looks.items()}),
+                exact=ExactCall(best, chance, (1 - chance) / chance if chance else math.inf),
+            )
+        )
+    ones_wild = 1 in rules.hooks.matching_faces(state, 2)
+    return OddsTable(dice_in_play, hand, unknown, ones_wild, tuple(summaries), tuple(rows))

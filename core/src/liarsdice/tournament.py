@@ -1,0 +1,210 @@
+"""Tournaments: bots of several kinds play many games at one table: who wins, how fast they think.
+
+Seat ``i`` of game ``g`` is taken by bot ``kinds[(i + g) % n]``, so over ``n`` games every bot
+sits in every seat once (seat 1 opens the first round under most rules: rotation evens that out).
+Each bot sees only its own :class:`~liarsdice.views.PlayerView`. Dice and revolver spins come
+from ``Random(seed)``; every bot gets its own ``Random`` derived from the seed, the game and the
+seat, so a tournament is reproducible.
+
+The report gives, per bot kind, the wins, the win rate per seat with a 95% Wilson interval, the
+share a kind would win by chance (its seats / the seats at the table), and the mean and median time
+of one ``decide`` call.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from random import Random
+
+import attrs
+
+from liarsdice import engine
+from liarsdice.bots import Bot, make_bot
+from liarsdice.errors import IllegalAction
+from liarsdice.models import GameState
+from liarsdice.ruleset import Ruleset
+from liarsdice.views import player_view
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default); (0, 1) with no trials."""
+    if trials <= 0:
+        return 0.0, 1.0
+    phat = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (phat + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(phat * (1 - phat) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def parse_kinds(text: str) -> list[str]:
+    """``"bayes,odds*5"`` -> ``["bayes", "odds", "odds", "odds", "odds", "odds"]``.
+
+    A comma-separated list of bot kinds, each optionally followed by ``*N`` to seat it N times.
+    """
+    kinds: list[str] = []
+    for part in text.split(","):
+        name, star, times = part.strip().partition("*")
+        name = name.strip()
+        if not name:
+            raise ValueError(f"empty bot kind in {text!r}")
+        count = 1
+        if star:
+            if not times.strip().isdigit() or int(times) < 1:
+                raise ValueError(f"{part.strip()!r}: a bot kind is repeated with *N, N >= 1")
+            count = int(times)
+        kinds.extend([name] * count)
+    return kinds
+
+
+@attrs.frozen
+class KindResult:
+    """How one bot kind did over the tournament."""
+
+    kind: str
+    seats: int
+    games: int
+    wins: int
+    win_rate: float
+    ci95: tuple[float, float]
+    share: float
+    decisions: int
+    mean_ms: float
+    median_ms: float
+
+
+@attrs.frozen
+class TournamentReport:
+    """A tournament's results, in the shape ``liarsdice tournament --json`` prints."""
+
+    rules: str
+    seats: list[str]
+    games: int
+    seed: int
+    dice_per_player: int
+    rounds_per_game: float
+    seconds: float
+    results: list[KindResult]
+
+
+class BotFailure(RuntimeError):
+    """A bot returned an illegal action or raised: a bug in that bot."""
+
+
+def play_game(
+    rules: Ruleset,
+    seating: Sequence[tuple[str, Bot]],
+    rng: Random,
+    *,
+    dice_per_player: int = 5,
+    clock: Callable[[str, float], None] | None = None,
+) -> tuple[str, GameState]:
+    """Play one game with ``seating`` (player name, bot) in seat order; return the winner's name.
+
+    ``clock(name, seconds)`` is told how long each ``decide`` call took.
+    """
+    names = [name for name, _ in seating]
+    bots = dict(seating)
+    state, _ = engine.new_game(rules, names, rng, dice_per_player=dice_per_player)
+    timer = time.perf_counter
+    while not state.over:
+        state, _ = engine.start_round(rules, state, rng)
+        while state.round is not None and not state.round.over:
+            player = state.round.turn
+            view = player_view(rules, state, player)
+            started = timer()
+            try:
+                action = bots[player].decide(view)
+            except Exception as error:
+                raise BotFailure(f"bot {player} failed under {rules!r}: {error!r}") from error
+            if clock is not None:
+                clock(player, timer() - started)
+            try:
+                state, _ = engine.step(rules, state, action, rng)
+            except IllegalAction as error:
+                raise BotFailure(
+                    f"bot {player} made an illegal move {action} under {rules!r}: {error}"
+                ) from error
+    assert state.winner is not None
+    return state.winner, state
+
+
+def _record(
+    times: dict[str, list[float]], kind_of: dict[str, str], name: str, seconds: float
+) -> None:
+    times[kind_of[name]].append(seconds)
+
+
+def run(
+    rules: Ruleset,
+    kinds: Sequence[str],
+    games: int,
+    seed: int,
+    *,
+    dice_per_player: int = 5,
+    progress: Callable[[int], None] | None = None,
+) -> TournamentReport:
+    """Play ``games`` games, one seat per entry of ``kinds`` (a kind may repeat), seats rotating."""
+    if len(kinds) < 2:
+        raise ValueError("a tournament needs at least 2 bots")
+    if games < 1:
+        raise ValueError("a tournament needs at least 1 game")
+    n = len(kinds)
+    rng = Random(seed)
+    wins = dict.fromkeys(kinds, 0)
+    times: dict[str, list[float]] = {kind: [] for kind in kinds}
+    rounds = 0
+    started = time.perf_counter()
+    for game in range(games):
+        seating = []
+        kind_of: dict[str, str] = {}
+        for seat in range(n):
+            kind = kinds[(seat + game) % n]
+            name = f"{seat + 1}:{kind}"
+            bot_rng = Random((seed * 1_000_003 + game) * 64 + seat)
+            seating.append((name, make_bot(kind, rules, bot_rng)))
+            kind_of[name] = kind
+        clock = functools.partial(_record, times, kind_of)
+        winner, state = play_game(rules, seating, rng, dice_per_player=dice_per_player, clock=clock)
+        wins[kind_of[winner]] += 1
+        assert state.round is not None
+        rounds += state.round.number
+        if progress is not None:
+            progress(1)
+    seconds = time.perf_counter() - started
+    results = []
+    for kind in wins:
+        seats = kinds.count(kind)
+        trials = games * seats
+        low, high = wilson(wins[kind], trials)
+        spent = times[kind]
+        results.append(
+            KindResult(
+                kind=kind,
+                seats=seats,
+                games=games,
+                wins=wins[kind],
+                win_rate=wins[kind] / trials,
+                ci95=(low, high),
+                share=1 / n,
+                decisions=len(spent),
+                mean_ms=statistics.fmean(spent) * 1000 if spent else 0.0,
+                median_ms=statistics.median(spent) * 1000 if spent else 0.0,
+            )
+        )
+    return TournamentReport(
+        rules=repr(rules),
+        seats=list(kinds),
+        games=games,
+        seed=seed,
+        dice_per_player=dice_per_player,
+        rounds_per_game=rounds / games,
+        seconds=seconds,
+        results=results,
+    )
