@@ -9,13 +9,18 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
+from random import Random
 from typing import Any
 
 import attrs
 import click
 
+from liarsdice import odds as odds_module
 from liarsdice import scenario
+from liarsdice import tournament as tournament_module
+from liarsdice.bots import make_bot
 from liarsdice.errors import PluginError, RulesetError
+from liarsdice.models import FACE_NAMES, Bid
 from liarsdice.ruleset import Ruleset, installed
 from liarsdice.ruleset import presets as installed_presets
 from liarsdice.simulate import simulate as run_simulation
@@ -129,6 +134,175 @@ def simulate(
     click.echo(f"rounds per game  {report.rounds_per_game}")
     click.echo(f"actions per game {report.actions_per_game}")
     click.echo("wins by seat     " + ", ".join(f"{s}: {n}" for s, n in report.wins_by_seat.items()))
+
+
+def _parse_hand(text: str | None) -> tuple[int, ...]:
+    if text is None or not text.strip():
+        return ()
+    try:
+        hand = tuple(int(part) for part in text.replace(" ", "").split(","))
+    except ValueError:
+        message = f"{text!r} is not dice such as 5,5,1,2,3"
+        raise click.BadParameter(message, param_hint="--hand") from None
+    if any(not 1 <= die <= 6 for die in hand):
+        raise click.BadParameter(f"{text!r}: dice show 1 to 6", param_hint="--hand")
+    return hand
+
+
+def _percent(chance: float) -> str:
+    if chance >= 0.9995 and chance < 1:
+        return ">99.9%"
+    if 0 < chance < 0.0005:
+        return "<0.1%"
+    return f"{chance * 100:.1f}%"
+
+
+@cli.command()
+@preset_option
+@variant_option
+@option_option
+@click.option(
+    "--dice-in-play", "-n", type=click.IntRange(min=1), required=True, help="Dice on the table."
+)
+@click.option("--hand", metavar="DICE", help="Your own dice, e.g. 5,5,1,2,3 (known, not random).")
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
+def odds(
+    preset: str | None,
+    variants: tuple[str, ...],
+    options: tuple[str, ...],
+    dice_in_play: int,
+    hand: str | None,
+    as_json: bool,
+) -> None:
+    """Print the odds of every bid, with ones wild and with the face alone side by side.
+
+    For each face and quantity: the chance that at least that many dice count (the bid is true)
+    and that exactly that many do (an exact call succeeds), with ones wild and with the face
+    counted alone; the column marked * is how these rules count at the start of a round. Per
+    face: the expected count and the best exact call, with its success chance and the fair odds
+    it would pay.
+    """
+    rules = _ruleset(preset, variants, options)
+    dice = _parse_hand(hand)
+    if len(dice) > dice_in_play:
+        message = f"a hand of {len(dice)} dice is more than the {dice_in_play} in play"
+        raise click.BadParameter(message, param_hint="--hand")
+    table = odds_module.odds_table(rules, dice_in_play, dice)
+    if as_json:
+        click.echo(json.dumps(table.as_dict()))
+        return
+    shown = " ".join(map(str, dice)) if dice else "none"
+    click.echo(f"{rules!r}")
+    click.echo(f"{dice_in_play} dice in play; your hand: {shown}; {table.unknown} unseen")
+    click.echo(
+        "These rules count ones as wild at the start of a round."
+        if table.ones_wild
+        else "These rules count each face alone at the start of a round."
+    )
+    for summary in table.faces:
+        face = summary.face
+        rows = table.rows_of(face)
+        in_force = "rules"
+        if summary.counted == (face,):
+            in_force = "alone"
+        elif summary.counted == (1, face):
+            in_force = "wild"
+        name = FACE_NAMES[face]
+        exact = summary.exact
+        click.echo("")
+        note = "" if summary.biddable else " (may not be bid at the start of a round)"
+        click.echo(f"{name}: counted {', '.join(map(str, summary.counted))}{note}")
+        click.echo(
+            f"  expected {summary.expected.wild:.2f} wild, {summary.expected.plain:.2f} alone; "
+            f"best exact call {Bid(exact.quantity, face)}: {_percent(exact.chance)} "
+            + (f"(fair odds {exact.fair_odds:.1f} to 1)" if exact.fair_odds is not None else "")
+        )
+        columns = ["wild", "alone"] + (["rules"] if in_force == "rules" else [])
+        titles = {"wild": "ones wild", "alone": "face alone", "rules": "these rules"}
+        click.echo(
+            "     "
+            + "".join(f"  {titles[c] + ('*' if c == in_force else ''):^18}" for c in columns)
+        )
+        click.echo("  qty" + f"  {'at least':>10}  {'exactly':>6}" * len(columns))
+        for row in rows:
+            chances = {"wild": row.wild, "alone": row.plain, "rules": row.rules}
+            if all(chances[c].at_least < 0.0005 for c in columns):
+                break
+            cells = "".join(
+                f"  {_percent(chances[c].at_least):>10}  {_percent(chances[c].exactly):>6}"
+                for c in columns
+            )
+            click.echo(f"  {row.quantity:>3}{cells}")
+
+
+@cli.command()
+@preset_option
+@variant_option
+@option_option
+@click.option(
+    "--bots",
+    "bots",
+    default="bayes,odds,random",
+    show_default=True,
+    metavar="KINDS",
+    help="Bot kinds, one per seat, comma-separated; KIND*N seats a kind N times (bayes,odds*5).",
+)
+@click.option(
+    "--dice", type=click.IntRange(min=1), default=5, show_default=True, help="Dice per player."
+)
+@click.option("--games", type=click.IntRange(min=1), default=200, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def tournament(
+    preset: str | None,
+    variants: tuple[str, ...],
+    options: tuple[str, ...],
+    bots: str,
+    dice: int,
+    games: int,
+    seed: int,
+    as_json: bool,
+) -> None:
+    """Play GAMES games between bots, seats rotating; print win rates and decision times.
+
+    The win rate is per seat, with a 95% Wilson interval; "share" is what a seat wins by chance.
+    Decision times are of one bot's `decide` call, from its view.
+    """
+    try:
+        kinds = tournament_module.parse_kinds(bots)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--bots") from None
+    if len(kinds) < 2:
+        raise click.BadParameter("a tournament needs at least 2 seats", param_hint="--bots")
+    rules = _ruleset(preset, variants, options)
+    for kind in dict.fromkeys(kinds):
+        make_bot(kind, rules, Random(0))  # an unknown kind fails here, before any game
+    hide_bar = not sys.stderr.isatty() or as_json
+    with click.progressbar(length=games, label="games", file=sys.stderr, hidden=hide_bar) as bar:
+        report = tournament_module.run(
+            rules, kinds, games, seed, dice_per_player=dice, progress=bar.update
+        )
+    if as_json:
+        click.echo(json.dumps(attrs.asdict(report)))
+        return
+    click.echo(f"{report.rules}: {len(kinds)} seats ({', '.join(kinds)}) x {dice} dice")
+    click.echo(
+        f"{games} games, seed {seed}, seats rotating; "
+        f"{report.rounds_per_game:.1f} rounds per game; {report.seconds:.1f} s"
+    )
+    click.echo("")
+    click.echo(
+        f"{'bot':<10} {'seats':>5} {'wins':>6} {'win rate':>9}  {'95% CI':<15} {'share':>6} "
+        f"{'decisions':>10} {'mean ms':>8} {'median ms':>9}"
+    )
+    for result in report.results:
+        low, high = result.ci95
+        interval = f"{low * 100:.1f}-{high * 100:.1f}%"
+        click.echo(
+            f"{result.kind:<10} {result.seats:>5} {result.wins:>6} {result.win_rate * 100:>8.1f}%  "
+            f"{interval:<15} {result.share * 100:>5.1f}% {result.decisions:>10} "
+            f"{result.mean_ms:>8.3f} {result.median_ms:>9.3f}"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> Any:

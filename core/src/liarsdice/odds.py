@@ -346,11 +346,12 @@ class Expected:
 @attrs.frozen
 class ExactCall:
     """The best exact call on a face under the rules: the most likely count, its success chance,
-    and the fair odds (``(1 - chance) / chance`` to 1) a bet on it would pay."""
+    and the fair odds (``(1 - chance) / chance`` to 1) a bet on it would pay (``None`` if it
+    cannot succeed)."""
 
     quantity: int
     chance: float
-    fair_odds: float
+    fair_odds: float | None
 
 
 @attrs.frozen
@@ -382,7 +383,7 @@ class OddsTable:
 
     def as_dict(self) -> dict[str, Any]:
         """Plain data (dicts, lists, numbers), ready for ``json.dumps``."""
-        return attrs.asdict(self, retain_collection_types=False)
+        return attrs.asdict(self)
 
     def face(self, face: int) -> FaceOdds:
         """The summary of ``face``."""
@@ -458,7 +459,7 @@ def odds_table(rules: Ruleset, dice_in_play: int, hand: Iterable[int] | None = N
                 counted=tuple(sorted(ways["rules"])),
                 biddable=not isinstance(rules.hooks.face_allowed(state, viewer, face), str),
                 expected=Expected(**{name: look.expected for name, look in looks.items()}),
-                exact=ExactCall(best, chance, (1 - chance) / chance if chance else math.inf),
+                exact=ExactCall(best, chance, (1 - chance) / chance if chance else None),
             )
         )
     ones_wild = 1 in rules.hooks.matching_faces(state, 2)
