@@ -383,7 +383,8 @@ class OddsTable:
 
     def as_dict(self) -> dict[str, Any]:
         """Plain data (dicts, lists, numbers), ready for ``json.dumps``."""
-        return attrs.asdict(self)
+        plain: dict[str, Any] = _plain(attrs.asdict(self))
+        return plain
 
     def face(self, face: int) -> FaceOdds:
         """The summary of ``face``."""
@@ -392,6 +393,15 @@ class OddsTable:
     def rows_of(self, face: int) -> tuple[OddsRow, ...]:
         """The rows of ``face``, quantity 1 upward."""
         return self.rows[(face - 1) * self.dice_in_play : face * self.dice_in_play]
+
+
+def _plain(value: Any) -> Any:
+    """Tuples to lists, all the way down: what ``json.loads(json.dumps(value))`` would give."""
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    return value
 
 
 def _start_of_round(dice_in_play: int, hand: tuple[int, ...]) -> GameState:

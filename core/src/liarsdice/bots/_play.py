@@ -40,12 +40,17 @@ UNKNOWN_COST = 0.5
 
 @attrs.frozen
 class Choice:
-    """One thing a bot may do, with its chances and value (see the module docstring)."""
+    """One thing a bot may do, with its chances and value (see the module docstring).
+
+    ``kind`` is ``"raise"`` or the call kind; ``bid`` the raise (``None`` for a call). ``wins``
+    is the chance the choice wins if it is tested: the raise is true, the challenged bid is
+    false, the exact call is exactly right. ``lose`` is the chance it loses the round now.
+    """
 
     action: Action
     kind: str
     bid: Bid | None
-    true: float | None
+    wins: float
     lose: float
     gain: float
     value: float
@@ -146,16 +151,13 @@ def _bullets(view: PlayerView, seat: SeatView) -> int:
 
 def call_choice(table: Table, kind: str, true: float, exact: float) -> Choice | None:
     """The value of a call of ``kind`` given the chance the bid is true and exactly right."""
+    me = table.me
     if kind == "challenge":
         lose, gain = true, (1.0 - true) * table.worth(table.bidder)
-        return Choice(
-            CallAction(table.me, kind), kind, None, true, lose, gain, gain - table.cost * lose
-        )
+        return _choice(table, CallAction(me, kind), kind, None, 1.0 - true, lose, gain)
     if kind == "exact":
         lose, gain = 1.0 - exact, exact * table.exact_reward()
-        return Choice(
-            CallAction(table.me, kind), kind, None, exact, lose, gain, gain - table.cost * lose
-        )
+        return _choice(table, CallAction(me, kind), kind, None, exact, lose, gain)
     return None
 
 
@@ -164,9 +166,19 @@ def raise_choice(table: Table, bid: Bid, true: float) -> Choice:
     challenged = 1.0 - table.prior_true(bid)
     lose = challenged * (1.0 - true)
     gain = challenged * true * table.worth(table.next_player)
-    return Choice(
-        BidAction(table.me, bid), "raise", bid, true, lose, gain, gain - table.cost * lose
-    )
+    return _choice(table, BidAction(table.me, bid), "raise", bid, true, lose, gain)
+
+
+def _choice(
+    table: Table,
+    action: Action,
+    kind: str,
+    bid: Bid | None,
+    wins: float,
+    lose: float,
+    gain: float,
+) -> Choice:
+    return Choice(action, kind, bid, wins, lose, gain, gain - table.cost * lose)
 
 
 def best(choices: Sequence[Choice]) -> Choice:
