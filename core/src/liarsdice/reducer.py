@@ -73,6 +73,9 @@ def _game_started(_: GameState | None, event: GameStarted) -> GameState:
 
 
 def _round_started(state: GameState, event: RoundStarted) -> GameState:
+    strangers = set(event.rolls).difference(player.name for player in state.players)
+    if strangers:
+        raise InvalidEvent(f"rolls for {', '.join(sorted(strangers))}, who are not at the table")
     for player in state.players:
         roll = event.rolls.get(player.name)
         expected = player.dice if player.alive else None

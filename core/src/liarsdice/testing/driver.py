@@ -1,0 +1,368 @@
+"""Play a game and record every transition, for the rule laws.
+
+:func:`play_game` drives the pure engine from a seed. Every choice it makes (which legal move, when
+to let the clock run out, which illegal action to try) comes from a *chooser*: a function
+``choose(n) -> index in range(n)``. The Hypothesis strategy in :mod:`liarsdice.testing.strategies`
+passes one that draws from Hypothesis (so games shrink); :class:`RandomChooser` draws from a seeded
+``Random`` for plain loops. The engine's own randomness (rolls, roll-offs, revolver pulls) always
+comes from ``Random(seed)``, so a recorded game can be replayed exactly.
+
+The record is a list of :class:`Step` objects: the state before, what was tried, the events, the
+state after, and — for a refused action — the reasons. Nothing here judges the game: the laws in
+:mod:`liarsdice.testing.laws` do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from random import Random
+from typing import Any
+
+import attrs
+
+from liarsdice import engine
+from liarsdice.errors import IllegalAction
+from liarsdice.events import Event
+from liarsdice.models import (
+    FACE_NAMES,
+    Action,
+    Bid,
+    BidAction,
+    CallAction,
+    GameState,
+    TimeoutAction,
+)
+from liarsdice.ruleset import Ruleset
+from liarsdice.serialization import dumps
+
+Chooser = Callable[[int], int]
+"""``choose(n)`` returns an index in ``range(n)``; index 0 is always the simplest choice."""
+
+STRANGER = "nobody"
+"""A name that sits at no table, used for illegal actions by a stranger."""
+
+
+@attrs.frozen
+class NewGame:
+    """The first step: seat ``players`` with ``dice_per_player`` dice each, RNG ``Random(seed)``."""
+
+    players: tuple[str, ...]
+    dice_per_player: int
+    seed: int
+
+    def __str__(self) -> str:
+        return (
+            f"new game: {len(self.players)} players x {self.dice_per_player} dice, seed {self.seed}"
+        )
+
+
+@attrs.frozen
+class StartRound:
+    """A step that rolls the dice and opens the next round."""
+
+    def __str__(self) -> str:
+        return "start round"
+
+
+Move = Action | NewGame | StartRound
+
+#: What the driver meant by a step: a move it believed legal, a timeout, an action it built to be
+#: illegal, or the setup moves (new game, start round).
+LEGAL, TIMEOUT, ILLEGAL, SETUP = "legal", "timeout", "illegal", "setup"
+
+
+@attrs.frozen
+class Step:
+    """One transition of a recorded game.
+
+    ``state`` is the state before (``None`` for the :class:`NewGame` step) and ``after`` the state
+    the engine returned; for a refused action ``after`` is ``state`` and ``refused`` lists the
+    reasons. ``snapshot`` and ``snapshot_after`` are the JSON of ``state`` taken just before and
+    just after an illegal attempt, to prove nothing was mutated in place. ``error`` is set when the
+    engine raised anything but :class:`IllegalAction`, and ``action`` is ``None`` when the player
+    on turn had no legal move at all; the game stops there.
+    """
+
+    state: GameState | None
+    action: Move | None
+    intent: str
+    events: tuple[Event, ...] = ()
+    after: GameState | None = None
+    refused: tuple[str, ...] | None = None
+    snapshot: str | None = attrs.field(default=None, repr=False)
+    snapshot_after: str | None = attrs.field(default=None, repr=False)
+    error: str | None = None
+
+    @property
+    def accepted(self) -> bool:
+        """True when the engine applied the move (no refusal, no error)."""
+        return self.refused is None and self.error is None and self.action is not None
+
+    def __str__(self) -> str:
+        outcome = (
+            f"refused ({'; '.join(self.refused)})"
+            if self.refused is not None
+            else f"error: {self.error}"
+            if self.error is not None
+            else f"{len(self.events)} events"
+        )
+        return f"[{self.intent}] {show_move(self.action)} -> {outcome}"
+
+
+def timeline(steps: Sequence[Step]) -> Iterator[Step]:
+    """The steps that make up the game itself: accepted moves that were not illegal attempts."""
+    return (step for step in steps if step.accepted and step.intent != ILLEGAL)
+
+
+@attrs.frozen
+class PlayedGame:
+    """A recorded game: its ruleset and its steps. ``repr`` is compact, for falsifying examples."""
+
+    rules: Ruleset = attrs.field(eq=False)
+    steps: tuple[Step, ...]
+
+    @property
+    def final(self) -> GameState | None:
+        """The state after the last accepted step (``None`` if the game never started)."""
+        state = None
+        for step in timeline(self.steps):
+            state = step.after
+        return state
+
+    @property
+    def complete(self) -> bool:
+        """True when the game was played to a winner."""
+        final = self.final
+        return final is not None and final.over
+
+    def transcript(self) -> list[str]:
+        """The game as lines: the start, then one line per round (rolls, then every move tried)."""
+        lines = [str(self.steps[0].action)]
+        for step in self.steps[1:]:
+            if isinstance(step.action, StartRound) and step.accepted:
+                round_ = step.after.round if step.after is not None else None
+                rolls = round_.rolls if round_ is not None else {}
+                shown = " ".join(
+                    f"{name}={''.join(map(str, roll))}" for name, roll in rolls.items()
+                )
+                lines.append(f"round {round_.number if round_ else '?'} [{shown}]:")
+                continue
+            mark = (
+                ""
+                if step.accepted
+                else f" (refused: {step.refused[0]})"
+                if step.refused
+                else f" (!! {step.error})"
+            )
+            lines[-1] += f" {show_move(step.action)}{mark};"
+        return lines
+
+    def __repr__(self) -> str:
+        return f"PlayedGame({self.rules!r}, {' '.join(self.transcript())})"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """Hypothesis (and IPython) print the transcript, one round a line, not every field."""
+        printer.text(f"PlayedGame({self.rules!r},\n    " + "\n    ".join(self.transcript()) + ")")
+
+
+# --- showing states and moves compactly (for law messages) ---------------------------------------
+
+
+def show_bid(bid: Bid | None) -> str:
+    """``"3 fives"``; odd faces as ``face-7``."""
+    if bid is None:
+        return "-"
+    return f"{bid.quantity} {FACE_NAMES.get(bid.face, f'face-{bid.face}')}"
+
+
+def show_move(move: Move | None) -> str:
+    """A move in a few words: ``"p2 bids 3 fives"``, ``"p1 calls challenge"``."""
+    if isinstance(move, BidAction):
+        return f"{move.player} bids {show_bid(move.bid)}"
+    if isinstance(move, CallAction):
+        return f"{move.player} calls {move.kind}"
+    if isinstance(move, TimeoutAction):
+        return f"{move.player} times out"
+    if move is None:
+        return "(no legal move)"
+    return str(move)
+
+
+def show_state(state: GameState | None) -> str:
+    """A state on one line: seats with dice, the round, rolls, bids, turn, ruling, plugin state."""
+    if state is None:
+        return "(no game yet)"
+    seats = " ".join(f"{p.name}:{p.dice}{'' if p.alive else '(out)'}" for p in state.players)
+    parts = [f"seats {seats}"]
+    round_ = state.round
+    if round_ is not None:
+        rolls = " ".join(f"{name}={''.join(map(str, roll))}" for name, roll in round_.rolls.items())
+        bids = ", ".join(f"{b.player} {show_bid(b.bid)}" for b in round_.bids) or "none"
+        parts.append(f"round {round_.number} rolls {rolls} bids [{bids}] turn {round_.turn}")
+        if round_.resolution is not None:
+            r = round_.resolution
+            parts.append(f"ruling {r.call} count={r.count} losers={list(r.losers)}")
+    if state.plugins:
+        parts.append(f"plugins {dict(state.plugins)}")
+    if state.winner is not None:
+        parts.append(f"winner {state.winner}")
+    return " | ".join(parts)
+
+
+# --- choosers -----------------------------------------------------------------------------------
+
+
+class RandomChooser:
+    """A chooser drawing uniformly from ``Random(seed)``: for plain (non-Hypothesis) loops."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = Random(seed)
+
+    def __call__(self, n: int) -> int:
+        return self._rng.randrange(n)
+
+
+# --- illegal actions ----------------------------------------------------------------------------
+
+
+def illegal_actions(rules: Ruleset, state: GameState) -> list[Action]:
+    """Actions the rules must refuse in ``state``, simplest first.
+
+    Built from the rules' text, not from the engine's answers (except the last group, bids the
+    engine's own enumeration leaves out): acting out of turn (other players, eliminated players, a
+    stranger), bids that do not raise or are out of range, unknown call kinds, calling the opener's
+    empty table, and any action between rounds or after the game.
+    """
+    round_ = state.round
+    everyone = [p.name for p in state.players]
+    if state.over or round_ is None or round_.over:
+        return [
+            action
+            for name in everyone
+            for action in (BidAction(name, Bid(1, 2)), CallAction(name), TimeoutAction(name))
+        ]
+    turn = round_.turn
+    others = [name for name in everyone if name != turn]
+    found: list[Action] = []
+    for name in [*others, STRANGER]:
+        found += [BidAction(name, Bid(1, 2)), CallAction(name), TimeoutAction(name)]
+    current = round_.current_bid
+    if current is not None:
+        found.append(BidAction(turn, current))
+        found.append(
+            BidAction(turn, Bid(1, current.face))
+            if current.quantity > 1
+            else BidAction(turn, current)
+        )
+    else:
+        found += [CallAction(turn, kind) for kind in rules.calls]
+    found += [
+        BidAction(turn, Bid(0, 2)),
+        BidAction(turn, Bid(round_.dice_in_play + 1, 6)),
+        BidAction(turn, Bid(1, 0)),
+        BidAction(turn, Bid(1, 7)),
+        CallAction(turn, "no-such-call"),
+    ]
+    legal = set(engine.legal_bids(rules, state, turn))
+    found += [
+        BidAction(turn, Bid(q, f))
+        for q in range(1, round_.dice_in_play + 1)
+        for f in range(1, 7)
+        if Bid(q, f) not in legal
+    ]
+    return found
+
+
+# --- the driver ---------------------------------------------------------------------------------
+
+
+def _error(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"
+
+
+def _try_illegal(rules: Ruleset, state: GameState, choose: Chooser, rng: Random) -> Step:
+    candidates = illegal_actions(rules, state)
+    action = candidates[choose(len(candidates))]
+    snapshot = dumps(state)
+    try:
+        after, events = engine.step(rules, state, action, rng)
+    except IllegalAction as refused:
+        reasons = tuple(refused.reasons)
+        return Step(state, action, ILLEGAL, (), state, reasons, snapshot, dumps(state))
+    except Exception as error:
+        return Step(state, action, ILLEGAL, (), state, None, snapshot, dumps(state), _error(error))
+    return Step(state, action, ILLEGAL, tuple(events), after, None, snapshot, dumps(state))
+
+
+def play_game(
+    rules: Ruleset,
+    players: Sequence[str],
+    dice_per_player: int,
+    seed: int,
+    choose: Chooser,
+    *,
+    max_moves: int = 600,
+    weights: tuple[int, int, int] = (12, 1, 2),
+) -> PlayedGame:
+    """Play one game and record it.
+
+    At each turn ``choose`` picks a mode by ``weights`` (legal move, timeout, illegal attempt), then
+    the move: the legal moves are the legal calls followed by the legal bids, lowest first, so
+    index 0 — where shrinking goes — is a call whenever one is allowed. An illegal attempt does not
+    use up the turn. The game stops at a winner, at the first engine error or dead end, or after
+    ``max_moves`` moves (then it is incomplete).
+    """
+    rng = Random(seed)
+    start = NewGame(tuple(players), dice_per_player, seed)
+    try:
+        state, events = engine.new_game(rules, players, rng, dice_per_player=dice_per_player)
+    except Exception as error:
+        return PlayedGame(rules, (Step(None, start, SETUP, error=_error(error)),))
+    steps = [Step(None, start, SETUP, tuple(events), state)]
+    legal_weight, timeout_weight, illegal_weight = weights
+    modes = legal_weight + timeout_weight + illegal_weight
+    moves = 0
+    while moves < max_moves:
+        moves += 1
+        round_ = state.round
+        if state.over or round_ is None or round_.over:
+            if illegal_weight and choose(modes) >= legal_weight + timeout_weight:
+                steps.append(_try_illegal(rules, state, choose, rng))
+            if state.over:
+                break
+            try:
+                after, events = engine.start_round(rules, state, rng)
+            except Exception as error:
+                steps.append(Step(state, StartRound(), SETUP, error=_error(error)))
+                break
+            steps.append(Step(state, StartRound(), SETUP, tuple(events), after))
+            state = after
+            continue
+        mode = choose(modes)
+        if mode >= legal_weight + timeout_weight:
+            steps.append(_try_illegal(rules, state, choose, rng))
+            continue
+        turn = round_.turn
+        action: Action
+        if mode >= legal_weight:
+            action, intent = TimeoutAction(turn), TIMEOUT
+        else:
+            options: list[Action] = [
+                CallAction(turn, kind) for kind in engine.legal_calls(rules, state, turn)
+            ]
+            options += [BidAction(turn, bid) for bid in engine.legal_bids(rules, state, turn)]
+            if not options:
+                steps.append(Step(state, None, LEGAL, error=f"{turn} has no legal move"))
+                break
+            action, intent = options[choose(len(options))], LEGAL
+        try:
+            after, events = engine.step(rules, state, action, rng)
+        except IllegalAction as refused:
+            steps.append(Step(state, action, intent, after=state, refused=tuple(refused.reasons)))
+            break
+        except Exception as error:
+            steps.append(Step(state, action, intent, error=_error(error)))
+            break
+        steps.append(Step(state, action, intent, tuple(events), after))
+        state = after
+    return PlayedGame(rules, tuple(steps))

@@ -1,0 +1,65 @@
+"""Install plugins that are not packaged, for as long as a ``with`` block lasts.
+
+A plugin under development (or a deliberately broken one, to prove a law can fail) has no entry
+point yet. :func:`extra_variants` adds it next to the installed ones by standing in for the
+entry-point lookup of :mod:`liarsdice.ruleset`, clearing the discovery caches on the way in and
+out::
+
+    with extra_variants({"my-variant": my_module}):
+        rules = Ruleset.build(["dice-loss", "my-variant"])
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from liarsdice import ruleset as _ruleset
+
+
+class FakeEntryPoint:
+    """Just enough of ``importlib.metadata.EntryPoint``: ``name``, ``load()`` and ``dist.name``."""
+
+    def __init__(self, name: str, plugin: Any, distribution: str) -> None:
+        self.name = name
+        self.plugin = plugin
+        self.dist = types.SimpleNamespace(name=distribution)
+
+    def load(self) -> Any:
+        return self.plugin
+
+
+def clear_discovery_caches() -> None:
+    """Forget the installed variants (and presets) found so far, so the next lookup rediscovers."""
+    for name in ("installed", "presets"):
+        cached = getattr(_ruleset, name, None)
+        if cached is not None and hasattr(cached, "cache_clear"):
+            cached.cache_clear()
+
+
+@contextmanager
+def extra_variants(
+    plugins: Mapping[str, Any], distribution: str = "(unpackaged)"
+) -> Iterator[None]:
+    """Within the block, ``plugins`` (variant name -> plugin module or object) are installed too.
+
+    A name that is already installed is replaced. Not thread-safe: it patches module state.
+    """
+    original = _ruleset._entry_points
+
+    def patched() -> dict[str, Any]:
+        found: dict[str, Any] = dict(original())
+        found.update(
+            {name: FakeEntryPoint(name, plugin, distribution) for name, plugin in plugins.items()}
+        )
+        return dict(sorted(found.items()))
+
+    clear_discovery_caches()
+    setattr(_ruleset, "_entry_points", patched)  # noqa: B010 - mypy: a fake of a private function
+    try:
+        yield
+    finally:
+        setattr(_ruleset, "_entry_points", original)  # noqa: B010
+        clear_discovery_caches()

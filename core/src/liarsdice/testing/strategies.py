@@ -1,0 +1,272 @@
+"""Hypothesis strategies for rulesets, bids, rolls, tables and whole recorded games.
+
+Everything shrinks toward the simplest case: the smallest valid set of variants, options at their
+defaults, two players with one die, and games that call as early as they can. ::
+
+    from hypothesis import given
+    from liarsdice.testing import laws, strategies as lst
+
+    @given(lst.games(lst.rulesets(["dice-loss", "my-variant"])))
+    def test_laws(game):
+        laws.check_game(game.rules, game.steps)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+from hypothesis import reject
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
+
+from liarsdice.errors import RulesetError
+from liarsdice.models import JSON, Bid
+from liarsdice.options import Option
+from liarsdice.ruleset import BASELINE, FACES, InstalledVariant, Ruleset, installed
+from liarsdice.testing.driver import PlayedGame, play_game
+
+SearchStrategy = st.SearchStrategy
+
+MAX_SUBSET_CANDIDATES = 12
+"""Up to this many candidate variants, every valid subset is listed up front (and shrinks to the
+smallest); beyond it, subsets are drawn freely and the invalid ones rejected."""
+
+
+# --- rulesets -------------------------------------------------------------------------------------
+
+
+def option_values(option: Option) -> SearchStrategy[JSON]:
+    """Values valid for ``option``'s declaration, shrinking to its default: both booleans, an int in
+    [minimum, maximum] (default +- 10 where a bound is missing), a str from its choices (a str
+    option without choices keeps its default)."""
+    default = option.default
+    if type(default) is bool:
+        return st.sampled_from([default, not default])
+    if type(default) is int:
+        low = option.minimum if option.minimum is not None else default - 10
+        high = option.maximum if option.maximum is not None else default + 10
+        return st.one_of(st.just(default), st.integers(low, high))
+    if option.choices:
+        return st.sampled_from([default, *(c for c in option.choices if c != default)])
+    return st.just(default)
+
+
+def _structurally_valid(names: Sequence[str], variants: Mapping[str, InstalledVariant]) -> bool:
+    """Requirements met, no declared conflict, some economics: the checks that need no options."""
+    chosen = [variants[BASELINE], *(variants[name] for name in names)]
+    present = {variant.name for variant in chosen}
+    return all(
+        set(v.info.requires) <= present and not set(v.info.conflicts) & present for v in chosen
+    ) and any(v.info.economics for v in chosen)
+
+
+_subset_cache: dict[
+    tuple[tuple[str, ...], tuple[str, ...]], tuple[object, list[tuple[str, ...]]]
+] = {}
+_ruleset_cache: dict[
+    tuple[tuple[str, ...], tuple[tuple[str, Any], ...]], tuple[object, Ruleset]
+] = {}
+
+
+def _subsets(candidates: tuple[str, ...], include: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Every structurally valid subset of ``candidates`` containing ``include``, smallest first."""
+    variants = installed()
+    cached = _subset_cache.get((candidates, include))
+    if cached is not None and cached[0] is variants:
+        return cached[1]
+    optional = [name for name in candidates if name not in include]
+    found = [
+        tuple(sorted((*include, *extra)))
+        for size in range(len(optional) + 1)
+        for extra in itertools.combinations(optional, size)
+        if _structurally_valid((*include, *extra), variants)
+    ]
+    _subset_cache[(candidates, include)] = (variants, found)
+    return found
+
+
+def _build(names: tuple[str, ...], options: Mapping[str, Any]) -> Ruleset:
+    """``Ruleset.build``, cached while the installed plugins stay the same."""
+    key = (names, tuple(sorted(options.items())))
+    variants = installed()
+    cached = _ruleset_cache.get(key)
+    if cached is not None and cached[0] is variants:
+        return cached[1]
+    rules = Ruleset.build(names, options)
+    if len(_ruleset_cache) > 4096:
+        _ruleset_cache.clear()
+    _ruleset_cache[key] = (variants, rules)
+    return rules
+
+
+@st.composite
+def _rulesets(
+    draw: st.DrawFn,
+    variants: Sequence[str] | None,
+    include: tuple[str, ...],
+    options: Mapping[str, Any],
+) -> Ruleset:
+    known = installed()
+    candidates = tuple(sorted(set(known if variants is None else variants) - {BASELINE}))
+    unknown = [name for name in (*candidates, *include) if name not in known]
+    if unknown:
+        raise InvalidArgument(f"unknown variants {unknown}; installed: {', '.join(known)}")
+    if len(candidates) <= MAX_SUBSET_CANDIDATES:
+        subsets = _subsets(candidates, include)
+        if not subsets:
+            raise InvalidArgument(
+                f"no valid combination of {list(candidates)} including {list(include)}"
+            )
+        names = draw(st.sampled_from(subsets))
+    else:
+        extra = draw(st.lists(st.sampled_from(candidates), unique=True))
+        names = tuple(sorted({*include, *extra}))
+        if not _structurally_valid(names, known):
+            reject()
+    values: dict[str, Any] = {}
+    for name in (BASELINE, *names):
+        for option in known[name].options:
+            given = options.get(option.key, option_values(option))
+            values[option.key] = draw(given) if isinstance(given, SearchStrategy) else given
+    try:
+        return _build(names, values)
+    except RulesetError:
+        reject()
+
+
+def rulesets(
+    variants: Iterable[str] | None = None,
+    *,
+    include: Iterable[str] = (),
+    options: Mapping[str, Any] | None = None,
+) -> SearchStrategy[Ruleset]:
+    """Valid rulesets: the baseline plus a subset of ``variants`` (default: every installed one)
+    that contains ``include``, with every option drawn from its declaration.
+
+    ``options`` pins option values (``{"standard.wild_ones": False}``) or gives a strategy for them;
+    options of variants not drawn are ignored. Combinations that ``Ruleset.build`` refuses (for
+    example a conflict that depends on option values) are rejected, so only valid rulesets come out.
+    """
+    return _rulesets(
+        None if variants is None else tuple(variants), tuple(sorted(include)), dict(options or {})
+    )
+
+
+# --- bids, rolls, tables --------------------------------------------------------------------------
+
+
+def bids(max_quantity: int = 30, *, faces: Sequence[int] = FACES) -> SearchStrategy[Bid]:
+    """Well-formed bids: quantity 1..``max_quantity``, a face from ``faces``."""
+    return st.builds(Bid, st.integers(1, max_quantity), st.sampled_from(tuple(faces)))
+
+
+def any_bids(max_quantity: int = 32) -> SearchStrategy[Bid]:
+    """Bids including malformed ones: quantity 0..``max_quantity``, faces 0 to 7."""
+    return st.builds(Bid, st.integers(0, max_quantity), st.integers(0, 7))
+
+
+def rolls(min_dice: int = 1, max_dice: int = 5) -> SearchStrategy[tuple[int, ...]]:
+    """One player's roll: ``min_dice`` to ``max_dice`` faces 1-6."""
+    return st.lists(st.integers(1, 6), min_size=min_dice, max_size=max_dice).map(tuple)
+
+
+@attrs.frozen
+class Table:
+    """A table shape: the players, clockwise, and the dice each starts with."""
+
+    players: tuple[str, ...]
+    dice_per_player: int
+
+
+def tables(
+    min_players: int = 2, max_players: int = 6, min_dice: int = 1, max_dice: int = 5
+) -> SearchStrategy[Table]:
+    """Table shapes: 2-6 players named ``p1``, ``p2``, ... and 1-5 dice each (by default)."""
+    return st.builds(
+        lambda n, dice: Table(tuple(f"p{i}" for i in range(1, n + 1)), dice),
+        st.integers(min_players, max_players),
+        st.integers(min_dice, max_dice),
+    )
+
+
+def table_rolls(table: Table) -> SearchStrategy[dict[str, tuple[int, ...]]]:
+    """A full roll of ``table`` at its starting dice (for ``engine.start_round(rolls=...)``)."""
+    size = table.dice_per_player
+    return st.fixed_dictionaries({name: rolls(size, size) for name in table.players})
+
+
+def seeds() -> SearchStrategy[int]:
+    """Seeds for the engine's ``Random``."""
+    return st.integers(0, 2**32 - 1)
+
+
+# --- games ----------------------------------------------------------------------------------------
+
+
+@st.composite
+def _games(
+    draw: st.DrawFn,
+    rules: Ruleset | SearchStrategy[Ruleset],
+    table: SearchStrategy[Table],
+    max_moves: int,
+    weights: tuple[int, int, int],
+) -> PlayedGame:
+    chosen = draw(rules) if isinstance(rules, SearchStrategy) else rules
+    shape = draw(table)
+    seed = draw(seeds())
+    choices: dict[int, SearchStrategy[int]] = {}
+
+    def choose(n: int) -> int:
+        if n not in choices:
+            choices[n] = st.integers(0, n - 1)
+        return draw(choices[n])
+
+    return play_game(
+        chosen,
+        shape.players,
+        shape.dice_per_player,
+        seed,
+        choose,
+        max_moves=max_moves,
+        weights=weights,
+    )
+
+
+def games(
+    rules: Ruleset | SearchStrategy[Ruleset] | None = None,
+    *,
+    table: SearchStrategy[Table] | None = None,
+    max_moves: int = 600,
+    weights: tuple[int, int, int] = (12, 1, 2),
+) -> SearchStrategy[PlayedGame]:
+    """Whole recorded games (:class:`~liarsdice.testing.driver.PlayedGame`).
+
+    Draws a ruleset (default: :func:`rulesets`), a table (default: 2-4 players with 1-3 dice, so
+    games end quickly) and a seed for the engine's RNG, then plays with every choice drawn from
+    Hypothesis: at each turn a legal call or bid, now and then a timeout, and now and then an
+    illegal action that must be refused (``weights`` = legal, timeout, illegal). At most
+    ``max_moves`` moves are played; a longer game comes out incomplete.
+    """
+    return _games(
+        rulesets() if rules is None else rules,
+        tables(2, 4, 1, 3) if table is None else table,
+        max_moves,
+        weights,
+    )
+
+
+__all__ = [
+    "Table",
+    "any_bids",
+    "bids",
+    "games",
+    "option_values",
+    "rolls",
+    "rulesets",
+    "seeds",
+    "table_rolls",
+    "tables",
+]

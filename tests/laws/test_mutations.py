@@ -1,0 +1,450 @@
+"""The laws can fail: deliberately broken plugins (installed through fake entry points) and
+deliberately broken engine functions must each make the matching law raise ``LawViolation``.
+
+Where no plugin can break a law because the engine or reducer guards it (dice beyond the starting
+count, a second winner, a non-raising bid), a recorded game is doctored instead, standing for an
+engine that lost its guard.
+"""
+
+from __future__ import annotations
+
+import random
+import types
+from collections.abc import Callable, Iterator
+from random import Random
+from typing import Any
+
+import attrs
+import pytest
+
+from liarsdice import (
+    Bid,
+    DiceChanged,
+    Eliminated,
+    GameState,
+    Notice,
+    PluginStateSet,
+    Resolution,
+    Ruleset,
+    VariantInfo,
+    engine,
+    hookimpl,
+)
+from liarsdice.events import BidMade
+from liarsdice.models import BidAction
+from liarsdice.reducer import InvalidEvent
+from liarsdice.testing import (
+    LawViolation,
+    RandomChooser,
+    check_game,
+    check_ruleset,
+    laws,
+    play_game,
+)
+from liarsdice.testing.driver import PlayedGame, StartRound, Step, timeline
+from liarsdice.testing.plugins import extra_variants
+
+GameLaw = laws.GameLaw
+
+
+def make_plugin(
+    name: str, *functions: Callable[..., Any], economics: bool = False
+) -> types.ModuleType:
+    """A plugin module holding ``functions`` (hookimpls), with a variant-info hook added."""
+    module = types.ModuleType(f"broken_{name.replace('-', '_')}")
+    for function in functions:
+        setattr(module, function.__name__, function)
+
+    @hookimpl
+    def liarsdice_variant_info() -> VariantInfo:
+        return VariantInfo(
+            f"Broken {name}", "deliberately broken, for the law tests", economics=economics
+        )
+
+    module.liarsdice_variant_info = liarsdice_variant_info  # type: ignore[attr-defined]
+    return module
+
+
+@pytest.fixture
+def broken() -> Iterator[Callable[..., Ruleset]]:
+    """``broken(name, *hookimpls, options=...)``: the baseline + dice-loss + that broken plugin."""
+    stack: list[Any] = []
+
+    def build(
+        name: str, *functions: Callable[..., Any], options: dict[str, Any] | None = None
+    ) -> Ruleset:
+        context = extra_variants({name: make_plugin(name, *functions)})
+        context.__enter__()
+        stack.append(context)
+        return Ruleset.build(["dice-loss", name], options or {})
+
+    yield build
+    for context in reversed(stack):
+        context.__exit__(None, None, None)
+
+
+def games(rules: Ruleset, players: int = 3, dice: int = 2, count: int = 40) -> Iterator[PlayedGame]:
+    names = [f"p{i}" for i in range(1, players + 1)]
+    for seed in range(count):
+        yield play_game(rules, names, dice, seed, RandomChooser(seed))
+
+
+def first_violation(rules: Ruleset, law: GameLaw, **table: int) -> LawViolation:
+    """The first violation of ``law`` over a batch of random games; fails the test if none."""
+    for game in games(rules, **table):
+        try:
+            law(rules, game.steps)
+        except LawViolation as violation:
+            return violation
+    pytest.fail(f"{law.__name__} never failed under {rules!r}")
+
+
+def sound_game(players: int = 3, dice: int = 2, seed: int = 1) -> PlayedGame:
+    rules = Ruleset.build(["dice-loss"])
+    game = play_game(
+        rules, [f"p{i}" for i in range(1, players + 1)], dice, seed, RandomChooser(seed)
+    )
+    check_game(rules, game.steps)
+    return game
+
+
+# --- the bid order --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "rank",
+    [
+        lambda bid: 0,
+        lambda bid: bid.quantity,
+        lambda bid: "ones" if bid.face == 1 else (bid.quantity, bid.face),
+        lambda bid: (
+            (bid.quantity, -bid.face if bid.quantity % 2 else bid.face)
+            if bid.quantity < 3
+            else random.random()
+        ),
+    ],
+    ids=["constant", "ties", "incomparable", "non-deterministic"],
+)
+def test_a_broken_rank_breaks_the_order_law(
+    broken: Callable[..., Ruleset], rank: Callable[[Bid], Any]
+) -> None:
+    @hookimpl
+    def liarsdice_bid_rank(bid: Bid) -> Any:
+        return rank(bid)
+
+    rules = broken("bad-rank", liarsdice_bid_rank)
+    with pytest.raises(LawViolation) as raised:
+        check_ruleset(rules)
+    assert raised.value.law == laws.ORDER
+    assert "bad-rank" in str(raised.value) and "rank" in str(raised.value)
+
+
+# --- challenges -----------------------------------------------------------------------------------
+
+
+def test_both_players_losing_a_challenge_breaks_the_one_loser_law(
+    broken: Callable[..., Ruleset],
+) -> None:
+    @hookimpl
+    def liarsdice_resolve_call(state: GameState, player: str, call: str, count: int) -> Resolution:
+        assert state.round is not None
+        placed = state.round.bids[-1]
+        return Resolution(
+            call, player, placed.player, placed.bid, count, False, (player, placed.player), ()
+        )
+
+    rules = broken("both-lose", liarsdice_resolve_call)
+    violation = first_violation(rules, laws.challenge_has_one_loser)
+    assert violation.law == laws.ONE_LOSER and "losers" in violation.detail
+    with pytest.raises(LawViolation, match="exactly one loser"):
+        for game in games(rules):
+            check_game(rules, game.steps)
+
+
+def test_a_reversed_ruling_breaks_the_one_loser_law(broken: Callable[..., Ruleset]) -> None:
+    @hookimpl
+    def liarsdice_resolve_call(state: GameState, player: str, call: str, count: int) -> Resolution:
+        assert state.round is not None
+        placed = state.round.bids[-1]
+        lie = count < placed.bid.quantity
+        loser, winner = (player, placed.player) if lie else (placed.player, player)
+        return Resolution(
+            call, player, placed.player, placed.bid, count, not lie, (loser,), (winner,)
+        )
+
+    violation = first_violation(
+        broken("reversed", liarsdice_resolve_call), laws.challenge_has_one_loser
+    )
+    assert "so" in violation.detail and "loses" in violation.detail
+
+
+def test_a_miscount_breaks_the_one_loser_law(broken: Callable[..., Ruleset]) -> None:
+    @hookimpl(tryfirst=True)
+    def liarsdice_matching_faces(face: int) -> frozenset[int]:
+        return frozenset({face}) if random.random() < 0.5 else frozenset({face, 1, 6})
+
+    violation = first_violation(
+        broken("miscount", liarsdice_matching_faces), laws.challenge_has_one_loser
+    )
+    assert "recount" not in violation.detail and "rolls hold" in violation.detail
+
+
+# --- economics and dice ---------------------------------------------------------------------------
+
+
+def test_regaining_dice_beyond_the_start_is_caught(broken: Callable[..., Ruleset]) -> None:
+    """The reducer refuses the effect, so the engine raises on a legal move: the game is cut short
+    and the legal-moves law names the dice problem."""
+
+    @hookimpl
+    def liarsdice_settle(resolution: Resolution) -> list[DiceChanged]:
+        return [DiceChanged(winner, +2, "a gift") for winner in resolution.winners]
+
+    violation = first_violation(broken("gift", liarsdice_settle), laws.legal_moves_apply)
+    assert violation.law == laws.APPLY and "dice" in violation.detail
+
+
+def test_nobody_left_alive_is_caught(broken: Callable[..., Ruleset]) -> None:
+    @hookimpl
+    def liarsdice_settle(state: GameState) -> list[Eliminated]:
+        return [Eliminated(p.name, "a massacre") for p in state.alive]
+
+    violation = first_violation(broken("massacre", liarsdice_settle), laws.legal_moves_apply)
+    assert "nobody alive" in violation.detail
+
+
+def test_dice_appearing_without_an_effect_break_the_dice_law() -> None:
+    game = sound_game()
+    steps = list(game.steps)
+    index = next(i for i, step in enumerate(steps) if isinstance(step.action, StartRound))
+    after = steps[index].after
+    assert after is not None
+    players = (attrs.evolve(after.players[0], dice=after.players[0].dice + 1), *after.players[1:])
+    steps[index] = attrs.evolve(steps[index], after=attrs.evolve(after, players=players))
+    with pytest.raises(LawViolation) as raised:
+        laws.dice_change_only_through_effects(game.rules, steps)
+    assert raised.value.law == laws.DICE and "effects give" in raised.value.detail
+
+
+def test_dice_beyond_the_start_break_the_dice_law() -> None:
+    game = sound_game()
+    steps = list(game.steps)
+    index = next(
+        i for i, step in enumerate(steps) if any(isinstance(e, DiceChanged) for e in step.events)
+    )
+    events = tuple(
+        attrs.evolve(e, delta=+1) if isinstance(e, DiceChanged) else e for e in steps[index].events
+    )
+    steps[index] = attrs.evolve(steps[index], events=events)
+    with pytest.raises(LawViolation, match="would hold 3 dice"):
+        laws.dice_change_only_through_effects(game.rules, steps)
+
+
+def test_a_shrinking_public_fact_breaks_its_law(broken: Callable[..., Ruleset]) -> None:
+    """The generic law for facts such as the revolver's bullets: never down, never above a bound."""
+
+    @hookimpl
+    def liarsdice_player_public(state: GameState, player: str) -> dict[str, int]:
+        return {"bullets": state.player(player).dice}
+
+    rules = broken("falling-bullets", liarsdice_player_public)
+    violation = first_violation(rules, laws.bullets_never_decrease)
+    assert "fell from" in violation.detail
+    capped = laws.public_fact_law("bullets", maximum=lambda rules: 1, never_decreases=False)
+    assert "> 1" in first_violation(rules, capped).detail
+
+
+# --- turns, rounds and the end of the game --------------------------------------------------------
+
+
+def test_a_plugin_that_shoots_the_opener_breaks_the_eliminated_law(
+    broken: Callable[..., Ruleset],
+) -> None:
+    """Effects at round start may eliminate the opener; the engine then lets them act."""
+
+    @hookimpl
+    def liarsdice_round_started(state: GameState) -> list[Eliminated]:
+        assert state.round is not None
+        return [Eliminated(state.round.opener, "shot at dawn")] if state.round.number == 2 else []
+
+    rules = broken("dawn", liarsdice_round_started)
+    violation = first_violation(rules, laws.eliminated_players_never_act, players=4)
+    assert violation.law == laws.ELIMINATED and "is out but opens" in violation.detail
+    assert "nobody has won" in first_violation(rules, laws.game_has_one_winner, players=2).detail
+
+
+def test_an_eliminated_player_acting_breaks_the_eliminated_law() -> None:
+    game = sound_game()
+    steps = list(game.steps)
+    index = next(
+        i for i, step in enumerate(steps) if isinstance(step.action, BidAction) and step.accepted
+    )
+    step = steps[index]
+    assert step.state is not None and isinstance(step.action, BidAction)
+    dead = tuple(
+        attrs.evolve(p, dice=0, alive=False) if p.name == step.action.player else p
+        for p in step.state.players
+    )
+    steps[index] = attrs.evolve(step, state=attrs.evolve(step.state, players=dead))
+    with pytest.raises(LawViolation, match="an eliminated player acted"):
+        laws.eliminated_players_never_act(game.rules, steps)
+
+
+def test_a_second_winner_breaks_the_winner_law() -> None:
+    game = sound_game()
+    steps = list(game.steps)
+    last = max(i for i, step in enumerate(steps) if step.accepted)
+    after = steps[last].after
+    assert after is not None and after.winner is not None
+    other = next(p.name for p in after.players if p.name != after.winner)
+    steps[last] = attrs.evolve(steps[last], after=attrs.evolve(after, winner=other))
+    with pytest.raises(LawViolation) as raised:
+        laws.game_has_one_winner(game.rules, steps)
+    assert raised.value.law == laws.ONE_WINNER
+
+
+def test_a_bid_that_does_not_raise_breaks_the_rounds_law() -> None:
+    game = sound_game()
+    steps = list(game.steps)
+    index = next(
+        i for i, step in enumerate(steps) if any(isinstance(e, BidMade) for e in step.events)
+    )
+    steps.insert(index + 1, steps[index])
+    with pytest.raises(LawViolation, match="does not raise"):
+        laws.rounds_end(game.rules, steps)
+
+
+def test_a_dead_end_breaks_the_rounds_law(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = Ruleset.build(["dice-loss"])
+    monkeypatch.setattr(engine, "legal_bids", lambda *args, **kwargs: [])
+    monkeypatch.setattr(engine, "legal_calls", lambda *args, **kwargs: [])
+    violation = first_violation(rules, laws.rounds_end)
+    assert "dead end" in violation.detail
+
+
+# --- enumeration and validation -------------------------------------------------------------------
+
+
+def test_an_enumeration_that_forgets_a_bid_breaks_the_enumeration_law(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Stands for an optimisation of ``legal_bids`` that drops the top of the ladder."""
+    rules = Ruleset.build(["dice-loss"])
+    real = engine.legal_bids
+
+    def forgetful(*args: Any, **kwargs: Any) -> list[Bid]:
+        return real(*args, **kwargs)[:-1]
+
+    monkeypatch.setattr(engine, "legal_bids", forgetful)
+    violation = first_violation(rules, laws.legal_enumeration_agrees)
+    assert violation.law == laws.ENUMERATION and "leaves out" in violation.detail
+
+
+def test_a_flaky_bid_problem_breaks_the_enumeration_law(broken: Callable[..., Ruleset]) -> None:
+    @hookimpl
+    def liarsdice_bid_problem(bid: Bid) -> str | None:
+        return "not today" if random.random() < 0.3 else None
+
+    violation = first_violation(
+        broken("flaky", liarsdice_bid_problem), laws.legal_enumeration_agrees
+    )
+    assert violation.law == laws.ENUMERATION
+
+
+# --- state: illegal actions, replay, JSON, views, determinism -------------------------------------
+
+
+def test_a_hook_that_mutates_the_state_breaks_the_illegal_action_law(
+    broken: Callable[..., Ruleset],
+) -> None:
+    @hookimpl
+    def liarsdice_bid_problem(state: GameState) -> None:
+        tally = state.plugins.setdefault("meddler", {})  # type: ignore[attr-defined]
+        tally["asked"] = tally.get("asked", 0) + 1
+
+    violation = first_violation(
+        broken("meddler", liarsdice_bid_problem), laws.illegal_actions_change_nothing
+    )
+    assert "mutated" in violation.detail
+
+
+def test_state_changed_outside_the_events_breaks_the_replay_law(
+    broken: Callable[..., Ruleset],
+) -> None:
+    @hookimpl
+    def liarsdice_round_started(state: GameState) -> None:
+        assert state.round is not None
+        state.plugins["sneaky"] = {"round": state.round.number}  # type: ignore[index]
+
+    violation = first_violation(
+        broken("sneaky", liarsdice_round_started), laws.replay_rebuilds_state
+    )
+    assert violation.law == laws.REPLAY and "sneaky" in violation.detail
+
+
+def test_non_json_plugin_state_breaks_the_json_law(broken: Callable[..., Ruleset]) -> None:
+    @hookimpl
+    def liarsdice_round_started(state: GameState) -> list[PluginStateSet]:
+        assert state.round is not None
+        return [PluginStateSet("tuples", "last", (state.round.number, "round"))]
+
+    violation = first_violation(broken("tuples", liarsdice_round_started), laws.json_round_trip)
+    assert violation.law == laws.JSON_TRIP and "GameState" in violation.detail
+
+
+def test_leaking_dice_in_public_facts_breaks_the_views_law(broken: Callable[..., Ruleset]) -> None:
+    @hookimpl
+    def liarsdice_player_public(state: GameState, player: str) -> dict[str, Any]:
+        rolls = state.round.rolls if state.round else {}
+        return {"sixes": rolls.get(player, ()).count(6)}
+
+    violation = first_violation(broken("leaky", liarsdice_player_public), laws.views_hide_dice)
+    assert violation.law == laws.HIDDEN and "depends on other players' dice" in violation.detail
+
+
+def test_randomness_outside_the_rng_breaks_the_same_seed_law(
+    broken: Callable[..., Ruleset],
+) -> None:
+    @hookimpl
+    def liarsdice_settle() -> list[Notice]:
+        return [Notice("chaos", f"the crowd roars {random.SystemRandom().randrange(10**9)}")]
+
+    violation = first_violation(broken("chaos", liarsdice_settle), laws.same_seed_same_game)
+    assert violation.law == laws.SAME_SEED and "events differ" in violation.detail
+
+
+def test_a_violation_names_the_law_the_ruleset_and_an_example(
+    broken: Callable[..., Ruleset],
+) -> None:
+    @hookimpl
+    def liarsdice_settle() -> list[Notice]:
+        return [Notice("chaos", str(random.SystemRandom().random()))]
+
+    violation = first_violation(broken("chaos", liarsdice_settle), laws.same_seed_same_game)
+    text = str(violation)
+    assert text.startswith(f"law violated: {laws.SAME_SEED}")
+    assert "ruleset: Ruleset(['chaos', 'dice-loss']" in text
+    assert "example: seats " in text and "move: " in text
+    assert isinstance(violation, AssertionError)
+
+
+def test_a_sound_game_record_reads_well() -> None:
+    game = sound_game()
+    text = repr(game)
+    assert text.startswith(
+        "PlayedGame(Ruleset(['dice-loss'], {}), new game: 3 players x 2 dice, seed 1"
+    )
+    assert all(isinstance(step, Step) for step in timeline(game.steps))
+
+
+# --- guards the laws lean on ----------------------------------------------------------------------
+
+
+def test_rolls_for_a_stranger_are_refused() -> None:
+    """A roll for someone not at the table would add their dice to the count (and to the dice in
+    play); the reducer refuses it, as it refuses a roll of the wrong length."""
+    rules = Ruleset.build(["dice-loss"])
+    rng = Random(0)
+    state, _ = engine.new_game(rules, ["a", "b"], rng, dice_per_player=1)
+    with pytest.raises(InvalidEvent, match="zed"):
+        engine.start_round(rules, state, rng, rolls={"a": (2,), "b": (3,), "zed": (6, 6, 6)})
