@@ -63,7 +63,10 @@ class Scheduler:
                 now = time.monotonic()
                 while self._heap and self._heap[0][0] <= now:
                     _, _, fn = heapq.heappop(self._heap)
-                    self._pool.submit(self._guarded, fn)
+                    try:
+                        self._pool.submit(self._guarded, fn)
+                    except RuntimeError:  # the interpreter is exiting
+                        return
                 timeout = self._heap[0][0] - now if self._heap else None
                 self._wake.wait(timeout)
 

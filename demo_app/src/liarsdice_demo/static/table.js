@@ -127,7 +127,7 @@ function renderSeats(message) {
     const facts = [];
     if (info) facts.push(`${info.dice} ${info.dice === 1 ? "die" : "dice"}`);
     if (info?.public?.bullets !== undefined) {
-      facts.push(el("span", { class: "revolver", title: "bullets in the revolver / chambers" }, `🔫 ${info.public.bullets}/${chambers ?? "?"}`));
+      facts.push(el("span", { class: "revolver", title: "bullets in the revolver / chambers" }, `${info.public.bullets}/${chambers ?? "?"} bullets`));
     }
     for (const [key, value] of Object.entries(info?.public ?? {})) if (key !== "bullets") facts.push(`${key}: ${value}`);
     return el("div", { class: classes.join(" "), "data-seat": index },
