@@ -102,7 +102,20 @@ class Hooks:
     def __init__(self, pm: pluggy.PluginManager, options: Options) -> None:
         #: Names of the hooks above that at least one plugin implements.
         self.implemented = frozenset(
-            name for name in self.__annotations__ if getattr(pm.hook, f"liarsdice_{name}").get_hookimpls()
+            name
+            for name in self.__annotations__
+            if getattr(pm.hook, f"liarsdice_{name}").get_hookimpls()
         )
+        #: For each hook above, the arguments (``options`` aside) its implementations take. A hook
+        #: whose implementations take neither ``state`` nor ``player`` answers the same all game.
+        self.reads = {
+            name: frozenset(
+                arg
+                for impl in getattr(pm.hook, f"liarsdice_{name}").get_hookimpls()
+                for arg in impl.argnames
+                if arg != "options"
+            )
+            for name in self.__annotations__
+        }
         for name in self.__annotations__:
             setattr(self, name, resolve(pm, f"liarsdice_{name}", options))

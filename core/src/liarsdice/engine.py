@@ -7,6 +7,8 @@ return the new state with the events that led to it. An illegal action raises
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from random import Random
 
@@ -26,7 +28,15 @@ from liarsdice.events import (
     RoundStarted,
     TimedOut,
 )
-from liarsdice.models import Action, Bid, BidAction, CallAction, GameState, Resolution, TimeoutAction
+from liarsdice.models import (
+    Action,
+    Bid,
+    BidAction,
+    CallAction,
+    GameState,
+    Resolution,
+    TimeoutAction,
+)
 from liarsdice.reducer import apply_event
 from liarsdice.ruleset import FACES, Ruleset
 
@@ -51,9 +61,11 @@ class _Log:
             for effect in batch:
                 if not isinstance(effect, EFFECT_TYPES):
                     raise PluginError(f"a plugin returned {effect!r}, which is not an effect")
-                target = getattr(effect, "player", None)
                 assert self.state is not None
-                if isinstance(effect, DiceChanged | Eliminated) and not self.state.player(target).alive:
+                if (
+                    isinstance(effect, (DiceChanged, Eliminated))
+                    and not self.state.player(effect.player).alive
+                ):
                     continue
                 self.emit(effect)
 
@@ -70,7 +82,7 @@ def new_game(
     dice_per_player: int = 5,
     first_opener: str | None = None,
 ) -> Outcome:
-    """Seat ``players`` clockwise and choose the first opener (``first_opener`` overrides the rules)."""
+    """Seat ``players`` clockwise and choose the first opener (``first_opener`` overrides it)."""
     if len(players) < 2:
         raise ValueError("a game needs at least 2 players")
     if len(set(players)) != len(players):
@@ -88,7 +100,11 @@ def new_game(
 
 
 def start_round(
-    rules: Ruleset, state: GameState, rng: Random, *, rolls: Mapping[str, Sequence[int]] | None = None
+    rules: Ruleset,
+    state: GameState,
+    rng: Random,
+    *,
+    rolls: Mapping[str, Sequence[int]] | None = None,
 ) -> Outcome:
     """Roll every living player's dice (or take ``rolls`` as given) and open the next round."""
     if state.over:
@@ -97,8 +113,13 @@ def start_round(
         raise IllegalAction([f"round {state.round.number} is still being played"])
     assert state.next_opener is not None
     if rolls is None:
-        choices = rng.choices
-        dealt = {p.name: tuple(choices(FACES, k=p.dice)) for p in state.players if p.alive}
+        alive = [p for p in state.players if p.alive]
+        faces = rng.choices(FACES, k=sum(p.dice for p in alive))  # one draw for the whole table
+        dealt: dict[str, tuple[int, ...]] = {}
+        start = 0
+        for p in alive:
+            dealt[p.name] = tuple(faces[start : start + p.dice])
+            start += p.dice
     else:
         dealt = {name: tuple(roll) for name, roll in rolls.items()}
     number = state.round.number + 1 if state.round else 1
@@ -109,17 +130,23 @@ def start_round(
 
 
 def _turn_problem(state: GameState, player: str) -> str | None:
+    round_ = state.round
+    if (
+        round_ is not None
+        and round_.turn == player
+        and round_.resolution is None
+        and not state.over
+    ):
+        return None
     if state.over:
         return "the game is over"
-    if state.round is None or state.round.over:
+    if round_ is None or round_.over:
         return "no round is being played"
-    if state.round.turn != player:
-        if not any(p.name == player for p in state.players):
-            return f"{player!r} is not at this table"
-        if not state.player(player).alive:
-            return f"{player} is out of the game"
-        return f"not {player}'s turn"
-    return None
+    if not any(p.name == player for p in state.players):
+        return f"{player!r} is not at this table"
+    if not state.player(player).alive:
+        return f"{player} is out of the game"
+    return f"not {player}'s turn"
 
 
 def bid_problems(rules: Ruleset, state: GameState, player: str, bid: Bid) -> list[str]:
@@ -145,25 +172,27 @@ def bid_problems(rules: Ruleset, state: GameState, player: str, bid: Bid) -> lis
     return problems
 
 
-def legal_bids(rules: Ruleset, state: GameState, player: str, limit: int | None = None) -> list[Bid]:
+def legal_bids(
+    rules: Ruleset, state: GameState, player: str, limit: int | None = None
+) -> list[Bid]:
     """The legal bids for ``player`` now, lowest first (at most ``limit`` of them)."""
     if _turn_problem(state, player):
         return []
-    assert state.round is not None
+    round_ = state.round
+    assert round_ is not None
     hooks = rules.hooks
-    refused = {
-        face
-        for face in FACES
-        if isinstance(hooks.face_allowed(state, player, face), str)
-    }
-    check = hooks.bid_problem if "bid_problem" in hooks.implemented else None
+    # The ladder leaves out the faces refused now; the bids above the current one raise it.
+    keys, ladder = rules.ladder(round_.dice_in_play, rules.refused_faces(state, player))
+    current = round_.current_bid
+    start = 0 if current is None else bisect.bisect_right(keys, hooks.bid_rank(current))
+    if "bid_problem" not in hooks.implemented:  # nothing else can refuse a bid
+        return ladder[start:] if limit is None else ladder[start : start + max(limit, 0)]
     found: list[Bid] = []
-    for bid in rules.bids_above(state.round.current_bid, state.round.dice_in_play):
-        if bid.face in refused or (check is not None and check(state, player, bid)):
-            continue
-        found.append(bid)
+    for bid in itertools.islice(ladder, start, None):
         if limit is not None and len(found) >= limit:
             break
+        if not hooks.bid_problem(state, player, bid):
+            found.append(bid)
     return found
 
 
@@ -177,6 +206,8 @@ def call_problems(rules: Ruleset, state: GameState, player: str, kind: str) -> l
     assert state.round is not None
     if not state.round.bids:
         return ["the opener cannot call: there is no bid yet"]
+    if "call_problem" not in rules.hooks.implemented:
+        return []
     return rules.hooks.call_problem(state, player, kind)
 
 
@@ -189,7 +220,7 @@ def count_matching(rules: Ruleset, state: GameState, face: int) -> int:
     """How many dice in this round's rolls count toward a bid on ``face`` under the rules now."""
     assert state.round is not None
     faces = rules.hooks.matching_faces(state, face)
-    return sum(die in faces for roll in state.round.rolls.values() for die in roll)
+    return sum(roll.count(face) for roll in state.round.rolls.values() for face in faces)
 
 
 def step(rules: Ruleset, state: GameState, action: Action, rng: Random) -> Outcome:
@@ -200,7 +231,8 @@ def step(rules: Ruleset, state: GameState, action: Action, rng: Random) -> Outco
             raise IllegalAction(problems)
         log = _Log(state)
         state = log.emit(BidMade(action.player, action.bid))
-        log.effects(rules.hooks.bid_made(state, action.player, action.bid))
+        if "bid_made" in rules.hooks.implemented:
+            log.effects(rules.hooks.bid_made(state, action.player, action.bid))
         return log.outcome()
     if isinstance(action, CallAction):
         problems = call_problems(rules, state, action.player, action.kind)
@@ -234,9 +266,9 @@ def _end_round(rules: Ruleset, log: _Log, resolution: Resolution, rng: Random) -
     for player in state.players:
         if player.alive and player.dice == 0:
             state = log.emit(Eliminated(player.name, "lost their last die"))
-    alive = state.alive
+    alive = [p.name for p in state.players if p.alive]
     if len(alive) == 1:
-        log.emit(GameWon(alive[0].name))
+        log.emit(GameWon(alive[0]))
     elif not alive:
         raise PluginError(f"the effects of {resolution.call} left nobody alive")
     else:

@@ -26,7 +26,6 @@ from liarsdice.events import (
 )
 from liarsdice.models import GameState, PlacedBid, PlayerState, RoundState
 
-
 _KEEP: Any = object()
 
 
@@ -35,9 +34,10 @@ class InvalidEvent(ValueError):
 
 
 def _round(state: GameState) -> RoundState:
-    if state.round is None or state.round.over:
+    round_ = state.round
+    if round_ is None or round_.resolution is not None:
         raise InvalidEvent("no round is being played")
-    return state.round
+    return round_
 
 
 def _with(
@@ -49,7 +49,7 @@ def _with(
     winner: str | None = None,
     plugins: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> GameState:
-    """``state`` with the named fields replaced (a fast ``attrs.evolve`` for the hot path)."""
+    """``state`` with the named fields replaced (a fast ``attrs.evolve``)."""
     return GameState(
         state.players if players is None else players,
         state.dice_per_player,
@@ -60,16 +60,25 @@ def _with(
     )
 
 
-def _replace_player(state: GameState, name: str, make: Callable[[PlayerState], PlayerState]) -> GameState:
-    players = list(state.players)
-    index = state.seat(name)
-    players[index] = make(players[index])
-    return _with(state, players=tuple(players))
+def _with_round(state: GameState, round_: RoundState) -> GameState:
+    """``state`` with ``round_`` in place of its round (the hot path: every bid)."""
+    return GameState(
+        state.players, state.dice_per_player, round_, state.next_opener, state.winner, state.plugins
+    )
+
+
+def _with_player(state: GameState, seat: int, player: PlayerState) -> GameState:
+    """``state`` with ``player`` in seat ``seat`` (0-based)."""
+    players = (*state.players[:seat], player, *state.players[seat + 1 :])
+    return _with(state, players=players)
 
 
 def _game_started(_: GameState | None, event: GameStarted) -> GameState:
     players = tuple(PlayerState(name, event.dice_per_player) for name in event.players)
     return GameState(players=players, dice_per_player=event.dice_per_player)
+
+
+_FACES = frozenset(range(1, 7))
 
 
 def _round_started(state: GameState, event: RoundStarted) -> GameState:
@@ -81,9 +90,9 @@ def _round_started(state: GameState, event: RoundStarted) -> GameState:
         expected = player.dice if player.alive else None
         if (roll is None and expected) or (roll is not None and len(roll) != expected):
             raise InvalidEvent(f"{player.name} must roll {expected or 0} dice")
-        if roll and not all(1 <= die <= 6 for die in roll):
+        if roll and not _FACES.issuperset(roll):
             raise InvalidEvent(f"{player.name}'s roll {list(roll)} has a face outside 1-6")
-    dice = sum(len(roll) for roll in event.rolls.values())
+    dice = sum(map(len, event.rolls.values()))
     round_ = RoundState(event.number, event.opener, event.rolls, dice, turn=event.opener)
     return _with(state, round=round_, next_opener=None)
 
@@ -91,14 +100,14 @@ def _round_started(state: GameState, event: RoundStarted) -> GameState:
 def _bid_made(state: GameState, event: BidMade) -> GameState:
     current = _round(state)
     round_ = RoundState(
-        number=current.number,
-        opener=current.opener,
-        rolls=current.rolls,
-        dice_in_play=current.dice_in_play,
-        turn=state.next_alive(event.player),
-        bids=(*current.bids, PlacedBid(event.player, event.bid)),
+        current.number,
+        current.opener,
+        current.rolls,
+        current.dice_in_play,
+        state.next_alive(event.player),
+        (*current.bids, PlacedBid(event.player, event.bid)),
     )
-    return _with(state, round=round_)
+    return _with_round(state, round_)
 
 
 def _unchanged(state: GameState, _: Event) -> GameState:
@@ -108,32 +117,34 @@ def _unchanged(state: GameState, _: Event) -> GameState:
 def _round_resolved(state: GameState, event: RoundResolved) -> GameState:
     current = _round(state)
     round_ = RoundState(
-        number=current.number,
-        opener=current.opener,
-        rolls=current.rolls,
-        dice_in_play=current.dice_in_play,
-        turn=current.turn,
-        bids=current.bids,
-        resolution=event.resolution,
+        current.number,
+        current.opener,
+        current.rolls,
+        current.dice_in_play,
+        current.turn,
+        current.bids,
+        event.resolution,
     )
-    return _with(state, round=round_)
+    return _with_round(state, round_)
 
 
 def _dice_changed(state: GameState, event: DiceChanged) -> GameState:
-    player = state.player(event.player)
+    seat = state.seat(event.player)
+    player = state.players[seat]
     dice = player.dice + event.delta
     if not player.alive or not 0 <= dice <= state.dice_per_player:
         raise InvalidEvent(
             f"{event.player} cannot go from {player.dice} to {dice} dice "
             f"(alive={player.alive}, starting count {state.dice_per_player}): {event.reason}"
         )
-    return _replace_player(state, event.player, lambda p: PlayerState(p.name, dice, p.alive))
+    return _with_player(state, seat, PlayerState(player.name, dice, player.alive))
 
 
 def _eliminated(state: GameState, event: Eliminated) -> GameState:
-    if not state.player(event.player).alive:
+    seat = state.seat(event.player)
+    if not state.players[seat].alive:
         raise InvalidEvent(f"{event.player} is already out")
-    return _replace_player(state, event.player, lambda p: PlayerState(p.name, 0, False))
+    return _with_player(state, seat, PlayerState(event.player, 0, False))
 
 
 def _plugin_state_set(state: GameState, event: PluginStateSet) -> GameState:

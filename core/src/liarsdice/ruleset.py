@@ -26,7 +26,7 @@ from liarsdice.errors import (
     UnknownPreset,
     UnknownVariant,
 )
-from liarsdice.models import JSON, Bid
+from liarsdice.models import JSON, Bid, GameState
 from liarsdice.options import CallKind, CallRegistry, Option, OptionRegistry, VariantInfo
 from liarsdice.presets import Preset, PresetRegistry
 
@@ -188,7 +188,11 @@ class Ruleset:
         for variant in variants:
             self.pm.register(variant.plugin, name=variant.name)
         self.hooks = Hooks(self.pm, self.options)
-        self._ladders: dict[int, tuple[list[Hashable], list[Bid]]] = {}
+        self._ladders: dict[tuple[int, frozenset[int]], tuple[list[Hashable], list[Bid]]] = {}
+        # When no face_allowed implementation reads the state or the player, its answers never
+        # change: ask once now instead of on every turn.
+        fixed = not self.hooks.reads["face_allowed"] & {"state", "player"}
+        self._fixed_refusals = self._refusals(None, None) if fixed else None
 
     @classmethod
     def build(
@@ -233,15 +237,20 @@ class Ruleset:
                     return option
         raise UnknownOption(f"unknown option {key}")
 
-    def ladder(self, dice_in_play: int) -> tuple[list[Hashable], list[Bid]]:
-        """Every bid with quantity 1..``dice_in_play``, sorted by rank: (rank keys, bids)."""
-        if dice_in_play not in self._ladders:
+    def ladder(
+        self, dice_in_play: int, refused: frozenset[int] = frozenset()
+    ) -> tuple[list[Hashable], list[Bid]]:
+        """Every bid with quantity 1..``dice_in_play`` and a face not in ``refused``, sorted by
+        rank: (rank keys, bids)."""
+        key = (dice_in_play, refused)
+        if key not in self._ladders:
             rank = self.hooks.bid_rank
             bids = sorted(
-                (Bid(q, f) for q in range(1, dice_in_play + 1) for f in FACES), key=rank
+                (Bid(q, f) for q in range(1, dice_in_play + 1) for f in FACES if f not in refused),
+                key=rank,
             )
-            self._ladders[dice_in_play] = ([rank(bid) for bid in bids], bids)
-        return self._ladders[dice_in_play]
+            self._ladders[key] = ([rank(bid) for bid in bids], bids)
+        return self._ladders[key]
 
     def bids_above(self, bid: Bid | None, dice_in_play: int) -> list[Bid]:
         """Bids of the ladder that rank above ``bid`` (all of them when ``bid`` is None)."""
@@ -249,6 +258,20 @@ class Ruleset:
         if bid is None:
             return bids
         return bids[bisect.bisect_right(keys, self.hooks.bid_rank(bid)) :]
+
+    def refused_faces(self, state: GameState, player: str) -> frozenset[int]:
+        """The faces ``player`` may not name in a bid now, by the ``face_allowed`` hook."""
+        if self._fixed_refusals is not None:
+            return self._fixed_refusals
+        return self._refusals(state, player)
+
+    def _refusals(self, state: GameState | None, player: str | None) -> frozenset[int]:
+        allowed = self.hooks.face_allowed
+        return frozenset(
+            face
+            for face in FACES
+            if isinstance(allowed(state, player, face), str)  # type: ignore[arg-type]
+        )
 
     def describe(self) -> str:
         """The rules page of this combination, in Markdown: baseline first, then each variant."""
