@@ -12,7 +12,9 @@ from collections.abc import Sequence
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Parse the command line and serve until interrupted."""
-    parser = argparse.ArgumentParser(prog="liarsdice-demo", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="liarsdice-demo", description="Run the liarsdice demo app: Liar's Dice in the browser."
+    )
     parser.add_argument("--host", default="127.0.0.1", help="interface to listen on")
     parser.add_argument("--port", type=int, default=5000, help="port to listen on")
     parser.add_argument(
