@@ -11,7 +11,10 @@ import json
 
 from flask import Blueprint, abort, g, render_template, request
 
+from liarsdice.errors import RulesetError
+from liarsdice.events import CallMade, RoundStarted
 from liarsdice.reducer import apply_event
+from liarsdice.ruleset import Ruleset
 from liarsdice.serialization import to_data
 from liarsdice_demo import charts, history, narrate
 from liarsdice_demo.composition import ConfigError, build_rules
@@ -120,14 +123,25 @@ def replay(game_id: int) -> str:
     if row is None:
         abort(404, description="No such game.")
     events = history.load_events(row["events"])
+    try:
+        ruleset = Ruleset.build(json.loads(row["variants"]), json.loads(row["options"]))
+    except RulesetError:
+        ruleset = None  # a variant of that game is no longer installed: highlight the face only
     frames = []
     state = None
+    matching: list[int] | None = None
     for event in events:
+        if isinstance(event, CallMade) and state is not None and state.round is not None:
+            face = state.round.current_bid.face if state.round.current_bid else 0
+            faces = ruleset.hooks.matching_faces(state, face) if ruleset else {face}
+            matching = sorted(faces)
+        elif isinstance(event, RoundStarted):
+            matching = None
         state = apply_event(state, event)
         text = narrate.line(event)
         if text is None:
             continue
-        frames.append({"text": text, "state": to_data(state)})
+        frames.append({"text": text, "state": to_data(state), "matching": matching})
     return render_template(
         "replay.html",
         game=row,

@@ -20,14 +20,14 @@ function show(i) {
   const resolution = round?.resolution;
   $("seats").replaceChildren(...state.players.map((p) => {
     const roll = round?.rolls?.[p.name] ?? [];
-    const face = resolution?.bid?.face;
+    const matching = resolution && resolution.count !== null ? frame.matching ?? [] : [];
     const classes = ["seat"];
     if (!p.alive) classes.push("out");
     if (round?.turn === p.name && !resolution) classes.push("on-turn");
     if (state.winner === p.name) classes.push("winner");
     return el("div", { class: classes.join(" ") },
       el("div", { class: "name" }, p.name),
-      el("div", { class: "dice" }, roll.map((v) => el("span", { class: `die${face && (v === face) ? " match" : ""}` }, PIPS[v] ?? v))),
+      el("div", { class: "dice" }, roll.map((v) => el("span", { class: `die${matching.includes(v) ? " match" : ""}` }, PIPS[v] ?? v))),
       el("div", { class: "facts" }, `${p.dice} ${p.dice === 1 ? "die" : "dice"}`));
   }));
   $("bids").replaceChildren(...(round?.bids ?? []).map((b) => el("li", {}, `${b.player}: ${bidText(b.bid)}`)));

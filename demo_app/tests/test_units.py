@@ -1,0 +1,125 @@
+"""Unit tests of the small modules: rulings, places, the protocol, the scheduler, outboxes."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from liarsdice.models import Bid, Resolution
+from liarsdice_demo import __main__ as cli
+from liarsdice_demo.composition import parse_config
+from liarsdice_demo.connection import Connection
+from liarsdice_demo.narrate import ruling
+from liarsdice_demo.protocol import MAX_MESSAGE, ProtocolError, parse
+from liarsdice_demo.scheduler import Scheduler
+from liarsdice_demo.table import TableSession
+
+
+def test_ruling_line_for_a_challenge() -> None:
+    resolution = Resolution("challenge", "Iris", "Knox", Bid(5, 5), 5, False, ("Iris",), ("Knox",))
+    assert ruling(resolution) == (
+        "Iris challenged Knox's 5 fives: 5 counted, the bid stands — Iris loses the round"
+    )
+    lie = Resolution("challenge", "Iris", "Knox", Bid(5, 5), 3, True, ("Knox",), ("Iris",))
+    assert ruling(lie).endswith("3 counted, the bid was a lie — Knox loses the round")
+
+
+def test_ruling_line_for_exact_and_timeout() -> None:
+    paid = Resolution("exact", "Iris", "Knox", Bid(4, 2), 4, True, ("Knox", "Lu"), ("Iris",))
+    assert ruling(paid) == (
+        "Iris called exact on Knox's 4 twos: 4 counted, exactly right — "
+        "Iris wins the round, Knox and Lu lose"
+    )
+    late = Resolution("timeout", "Lu", None, None, None, False, ("Lu",), ())
+    assert ruling(late) == "Lu ran out of time — Lu loses the round"
+
+
+class FakeHub:
+    def __init__(self) -> None:
+        self.settings = {"BOT_DELAY": 0, "REVEAL_PAUSE": 0}
+
+
+def test_places_follow_the_order_of_elimination_and_share_a_call() -> None:
+    table = TableSession("ABCD", parse_config({"preset": "dudo"}), FakeHub(), None)
+    table._eliminated = [("Lu", 1), ("Knox", 4), ("Ada", 4)]
+    assert table._places("Iris") == {"Iris": 1, "Knox": 2, "Ada": 2, "Lu": 4}
+
+
+@pytest.mark.parametrize(
+    ("raw", "needle"),
+    [
+        (b"{}", "text frames"),
+        ("{", "malformed JSON"),
+        ("1", "JSON object"),
+        ('{"type": "ping"}', "version"),
+        ('{"v": 1, "type": "bid", "quantity": 2}', "'face' must be a int"),
+        ('{"v": 1, "type": "bid", "quantity": true, "face": 2}', "'quantity' must be a int"),
+        ('{"v": 1, "type": "call", "kind": 3}', "'kind' must be a str"),
+        ("{" + " " * MAX_MESSAGE + "}", "too large"),
+    ],
+)
+def test_protocol_refuses(raw: Any, needle: str) -> None:
+    with pytest.raises(ProtocolError, match=needle):
+        parse(raw)
+
+
+def test_protocol_parses_intents() -> None:
+    intent = parse('{"v": 1, "type": "bid", "quantity": 3, "face": 4, "id": 9, "extra": 1}')
+    assert (intent.type, intent.fields, intent.id) == ("bid", {"quantity": 3, "face": 4}, 9)
+    assert parse('{"v": 1, "type": "hello"}').fields == {}
+
+
+def test_scheduler_runs_jobs_in_order_and_stops() -> None:
+    scheduler = Scheduler(workers=1)
+    seen: list[int] = []
+    done = threading.Event()
+    scheduler.call_later(0.05, lambda: (seen.append(2), done.set()))
+    scheduler.call_later(0.0, lambda: seen.append(1))
+    scheduler.call_later(60, lambda: seen.append(99))  # dropped at shutdown
+    assert done.wait(5)
+    scheduler.shutdown()
+    assert seen == [1, 2]
+    scheduler.submit(lambda: seen.append(3))  # ignored once stopped
+    assert seen == [1, 2]
+
+
+def test_a_client_that_stops_reading_is_dropped_not_waited_for() -> None:
+    release = threading.Event()
+
+    class StuckSocket:
+        def send(self, text: str) -> None:
+            release.wait(5)
+
+    conn = Connection(StuckSocket(), outbox=3)
+    started = time.monotonic()
+    for _ in range(10):
+        conn.send({"v": 1, "type": "state"})
+    assert time.monotonic() - started < 1
+    assert conn.closed
+    release.set()
+    conn.close()
+
+
+def test_rate_limit() -> None:
+    class Quiet:
+        def send(self, text: str) -> None:
+            pass
+
+    conn = Connection(Quiet(), rate=1, burst=5)
+    assert sum(conn.allow() for _ in range(20)) == 5
+    conn.close()
+
+
+def test_cli_parses_and_runs(monkeypatch: Any, tmp_path: Any) -> None:
+    seen: dict[str, Any] = {}
+
+    def fake_run(self: Any, host: str, port: int, threaded: bool) -> None:
+        seen.update(host=host, port=port, db=self.config["DATABASE"])
+
+    monkeypatch.setattr("flask.Flask.run", fake_run)
+    cli.main(["--port", "5099", "--db", str(tmp_path / "x.sqlite")])
+    assert seen == {"host": "127.0.0.1", "port": 5099, "db": str(tmp_path / "x.sqlite")}
+    assert (tmp_path / "x.sqlite").exists()
