@@ -235,3 +235,40 @@ def test_a_flood_is_throttled_and_other_tables_keep_moving(app: Any, make_player
     assert "too many messages" in errors[0]["error"]
     pongs = [m for m in flooder.messages if m["type"] == "pong"]
     assert len(pongs) < 300
+
+
+def test_reveal_names_the_counted_faces_and_spectators_see_no_dice(
+    app: Any, make_player: Any
+) -> None:
+    made, _ = make_table(app, preset="casino", seats=3, dice_per_player=2)
+    code = made["code"]
+    iris = make_player(code, made["seat_token"])
+    iris.expect("welcome")
+    watcher = make_player(code)
+    watcher.expect("welcome")
+    iris.send("start")
+    table = app.extensions["liarsdice_hub"].get(code)
+    rng = random.Random(5)
+    wait_until(lambda: table.status == "over", timeout=60, step=lambda: play_turn(iris, rng))
+    offered = {
+        call
+        for m in iris.messages
+        if m["type"] == "state" and m["legal"]
+        for call in m["legal"]["calls"]
+    }
+    assert "exact" in offered  # calza is on at a casino table
+    reveals = [m for m in watcher.messages if m["type"] == "reveal" and m["rolls"] is not None]
+    assert reveals
+    for reveal in reveals:
+        face = reveal["bid"]["face"]
+        assert reveal["matching_faces"] == sorted({1, face})  # ones are wild at the casino
+        counted = sum(
+            d in reveal["matching_faces"] for roll in reveal["rolls"].values() for d in roll
+        )
+        assert counted == reveal["count"]
+        assert reveal["explanation"].startswith(reveal["caller"])
+    for message in watcher.messages:
+        if message["type"] == "state" and message["view"] is not None:
+            assert message["view"]["own_dice"] is None and message["legal"] is None
+            if message["view"]["resolution"] is None:
+                assert message["view"]["revealed"] is None
