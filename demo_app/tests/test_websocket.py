@@ -272,3 +272,16 @@ def test_reveal_names_the_counted_faces_and_spectators_see_no_dice(
             assert message["view"]["own_dice"] is None and message["legal"] is None
             if message["view"]["resolution"] is None:
                 assert message["view"]["revealed"] is None
+
+
+def test_a_fourth_tab_replaces_the_oldest(app: Any, make_player: Any) -> None:
+    made, _ = make_table(app, seats=2, bot_kind="none")
+    tabs = []
+    for _ in range(4):
+        tab = make_player(made["code"], made["seat_token"])
+        assert tab.expect("welcome")["seat"] == 0
+        tabs.append(tab)
+    wait_until(lambda: not tabs[0].ws.connected, timeout=10)
+    assert all(tab.ws.connected for tab in tabs[1:])
+    state = last_state(tabs[3])
+    assert state["table"]["seats"][0]["connected"] is True

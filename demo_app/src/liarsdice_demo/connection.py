@@ -79,10 +79,15 @@ class Connection:
                 self._closed.set()
                 return
 
-    def close(self) -> None:
-        """Stop sending (after what is queued, if the client still reads) and join the thread."""
+    def abandon(self) -> None:
+        """Mark the connection closed without waiting (safe under a table lock); the socket's own
+        handler notices, stops and calls :meth:`close`."""
         self._closed.set()
         with contextlib.suppress(queue.Full):
             self._outbox.put_nowait(None)
+
+    def close(self) -> None:
+        """Stop sending (after what is queued, if the client still reads) and join the thread."""
+        self.abandon()
         if threading.current_thread() is not self._sender:
             self._sender.join(timeout=5)

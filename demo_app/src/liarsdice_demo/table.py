@@ -56,7 +56,7 @@ class Seat:
     token: str | None = None
     bot_kind: str | None = None
     bot: Any = None
-    conns: set[Any] = attrs.field(factory=set)
+    conns: dict[Any, None] = attrs.field(factory=dict)  # an ordered set: oldest first
     rematch: bool = False
 
     def public(self, host: bool) -> dict[str, Any]:
@@ -164,9 +164,9 @@ class TableSession:
             else:
                 if len(seat.conns) >= MAX_CONNS_PER_SEAT:
                     oldest = next(iter(seat.conns))
-                    seat.conns.discard(oldest)
-                    oldest.close()
-                seat.conns.add(conn)
+                    del seat.conns[oldest]
+                    oldest.abandon()
+                seat.conns[conn] = None
             conn.seat = seat.index if seat else None
             conn.table = self
             conn.greeted = True
@@ -197,7 +197,7 @@ class TableSession:
             self._spectators.discard(conn)
             for seat in self.seats:
                 if seat is not None and conn in seat.conns:
-                    seat.conns.discard(conn)
+                    del seat.conns[conn]
                     self._broadcast()
 
     @property
