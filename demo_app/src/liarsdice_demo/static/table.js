@@ -70,7 +70,13 @@ function render(message) {
   $("action-error").textContent = "";
   renderWaiting(message);
   renderSeats(message);
-  $("my-dice").replaceChildren(...(view?.own_dice ? dice(view.own_dice) : [el("span", { class: "hint" }, message.seat === null ? "You are watching." : "—")]));
+  const myInfo = view?.seats.find((s) => s.name === view.viewer);
+  let myDice;
+  if (message.seat === null) myDice = [el("span", { class: "hint" }, "You are watching.")];
+  else if (myInfo && !myInfo.alive) myDice = [el("span", { class: "hint" }, "You are out of this game.")];
+  else if (view?.own_dice) myDice = dice(view.own_dice);
+  else myDice = [el("span", { class: "hint" }, "—")];
+  $("my-dice").replaceChildren(...myDice);
   const turn = view?.turn;
   const mine = message.seat !== null && view && turn === view.viewer;
   $("turn").textContent = table.status === "playing"
