@@ -13,6 +13,7 @@ from collections.abc import Hashable
 
 from liarsdice import Bid, GameState, Options, VariantInfo, hookimpl
 from liarsdice.options import OptionRegistry
+from liarsdice.rulestext import RulesText
 
 NAME = "aces-switch"
 
@@ -63,7 +64,7 @@ def liarsdice_face_allowed(state: GameState, face: int, options: Options) -> boo
 
 
 @hookimpl
-def liarsdice_describe(options: Options) -> str:
+def liarsdice_describe(options: Options) -> RulesText:
     if options["aces-switch.back"] == "double-plus-one":
         switch = (
             "To switch from a face to ones, bid at least half the quantity, rounded up: after six "
@@ -80,7 +81,12 @@ def liarsdice_describe(options: Options) -> str:
         if options["aces-switch.open_on_ones"]
         else "A round may not open on ones."
     )
-    return f"""\
+    own = f"""\
 Bids on ones (aces) are allowed, and because ones are wild they count double. A bid on ones counts
 only the ones on the table. {switch} From ones to ones, raise the quantity. Among faces 2 to 6 the
 usual raises apply. {opening}"""
+    ones = (
+        "Ones are wild: every die showing 1 also counts toward a bid on any other face. Bids on "
+        "ones are allowed and count double; see Aces switch."
+    )
+    return RulesText(text=own, topics={"ones": ones})

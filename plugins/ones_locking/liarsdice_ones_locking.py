@@ -15,6 +15,7 @@ from collections.abc import Hashable, Sequence
 from liarsdice import Bid, GameState, Notice, Options, PluginStateSet, VariantInfo, hookimpl
 from liarsdice.events import Effect
 from liarsdice.options import OptionRegistry
+from liarsdice.rulestext import RulesText
 
 NAME = "ones-locking"
 
@@ -78,14 +79,16 @@ def liarsdice_bid_made(state: GameState, player: str, bid: Bid) -> Sequence[Effe
 
 
 @hookimpl
-def liarsdice_describe(options: Options) -> str:
+def liarsdice_describe(options: Options) -> RulesText:
     rank = (
         "Ones rank above sixes: after five sixes, five ones is a raise."
         if options["ones-locking.ones_rank"] == "high"
         else "Ones rank below twos: after five ones, five twos is a raise."
     )
-    return f"""\
+    ones = "Ones are wild until someone bids ones; then they are locked. See Ones locking."
+    own = f"""\
 Bids on ones are allowed. At the start of every round ones are wild. As soon as anyone bids any
 quantity of ones, ones are **locked** for the rest of the round: they count only as ones, not
 toward other faces. Bidding ones both attacks and defends: it switches off the table's wild dice.
 {rank}"""
+    return RulesText(text=own, topics={"ones": ones})

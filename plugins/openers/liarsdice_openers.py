@@ -17,6 +17,7 @@ from __future__ import annotations
 from random import Random
 
 from liarsdice import GameState, Resolution, VariantInfo, hookimpl
+from liarsdice.rulestext import RulesText
 
 NEXT_ROUND_RULES = ("winner-opens", "last-change-opens")
 FIRST_ROUND_RULES = ("roll-off", "random-opener")
@@ -42,11 +43,16 @@ class WinnerOpens:
         return resolution.winners[0] if resolution.winners else None
 
     @hookimpl
-    def liarsdice_describe(self) -> str:
-        return (
-            "The next round is opened by whoever won the last call: the bidder after a failed "
-            "challenge, the challenger after a caught lie, the caller after a successful exact call. "
-            "After a timeout the player who timed out opens, or the next living player."
+    def liarsdice_describe(self) -> RulesText:
+        return RulesText(
+            topics={
+                "next-opener": (
+                    "The next round is opened by whoever won the last call: the bidder after a "
+                    "failed challenge, the challenger after a caught lie, the caller after a "
+                    "successful exact call. After a timeout the player who timed out opens. If the "
+                    "player named is out, the next living player clockwise opens."
+                )
+            }
         )
 
 
@@ -70,12 +76,17 @@ class LastChangeOpens:
         return changed[-1] if changed else state.round.opener
 
     @hookimpl
-    def liarsdice_describe(self) -> str:
-        return (
-            "The next round is opened by the player whose dice count changed last: usually the "
-            "loser, who gave up a die; the exact caller who took a die back; and if an exact call "
-            "changed nothing because the caller already held every die, the same player who opened "
-            "the last round."
+    def liarsdice_describe(self) -> RulesText:
+        return RulesText(
+            topics={
+                "next-opener": (
+                    "The next round is opened by the player whose dice count changed last: usually "
+                    "the loser, who gave up a die; the exact caller who took a die back; and if an "
+                    "exact call changed nothing because the caller already held every die, the same "
+                    "player who opened the last round. If that player is out, the next living "
+                    "player clockwise opens."
+                )
+            }
         )
 
 
@@ -100,10 +111,14 @@ class RollOff:
         return contenders[0]
 
     @hookimpl
-    def liarsdice_describe(self) -> str:
-        return (
-            "To choose who opens the first round, everyone rolls one die. The highest opens; players "
-            "tied for highest roll again among themselves."
+    def liarsdice_describe(self) -> RulesText:
+        return RulesText(
+            topics={
+                "first-opener": (
+                    "To choose who opens the first round, everyone rolls one die. The highest "
+                    "opens; players tied for highest roll again among themselves."
+                )
+            }
         )
 
 
@@ -123,8 +138,8 @@ class RandomOpener:
         return rng.choice(state.players).name
 
     @hookimpl
-    def liarsdice_describe(self) -> str:
-        return "A player chosen at random opens the first round."
+    def liarsdice_describe(self) -> RulesText:
+        return RulesText(topics={"first-opener": "A player chosen at random opens the first round."})
 
 
 winner_opens = WinnerOpens()

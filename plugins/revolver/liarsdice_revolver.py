@@ -29,6 +29,7 @@ from liarsdice import (
 )
 from liarsdice.events import Effect
 from liarsdice.options import OptionRegistry
+from liarsdice.rulestext import RulesText
 
 NAME = "revolver"
 OUTCOMES = ("click", "bang")
@@ -113,15 +114,18 @@ def liarsdice_player_public(state: GameState, player: str) -> Mapping[str, int]:
 
 
 @hookimpl
-def liarsdice_describe(options: Options) -> str:
+def liarsdice_describe(options: Options) -> RulesText:
     chambers = options["revolver.chambers"]
     initial = options["revolver.initial_bullets"]
     first = "one bullet" if initial == 1 else f"{initial} bullets"
-    return f"""\
+    own = f"""\
 Whoever loses a round takes the revolver. Their first lost round loads {first}; every later loss
 adds one more, and no bullet is ever removed. The cylinder of {chambers} chambers is spun and the
 trigger pulled once, so the chance of a hit is bullets in {chambers}: with all {chambers} chambers
 loaded it is certain. A player who is hit is out, and their dice leave the table with them.
-Survivors keep their bullets.
-
-**Timeouts.** Sleeping through your clock is fatal: every remaining chamber is loaded and fired."""
+Survivors keep their bullets."""
+    timeouts = (
+        "Sleeping through your clock is fatal: every remaining chamber of your revolver is loaded "
+        "and fired."
+    )
+    return RulesText(text=own, topics={"timeouts": timeouts, "winning": "The last player alive wins."})

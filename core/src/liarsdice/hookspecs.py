@@ -11,6 +11,10 @@ Arguments shared by many hooks:
 - ``options`` (mapping ``"plugin.option" -> value``): every option of the ruleset, resolved.
 - ``player`` (str): the name of the player acting.
 
+Plugin-owned state lives in ``state.plugins[plugin_name]`` and changes only through
+:class:`~liarsdice.events.PluginStateSet` effects. It is public: every player's view carries it, so
+never keep a secret there.
+
 "firstresult" hooks stop at the first implementation that returns something other than ``None``;
 the baseline plugin ``standard`` is registered ``trylast`` so that variants answer first. The other
 hooks collect every non-``None`` result.
@@ -27,13 +31,14 @@ from liarsdice.events import Effect
 from liarsdice.models import JSON, Bid, GameState, Resolution
 from liarsdice.options import CallRegistry, OptionRegistry, Options, VariantInfo
 from liarsdice.presets import PresetRegistry
+from liarsdice.rulestext import RulesText
 
 PROJECT = "liarsdice"
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
-# --- registration: called once per plugin when a ruleset is built ------------------------------
+# --- registration: called on each plugin separately, once per process at discovery ---------------
 
 
 @hookspec
@@ -218,8 +223,11 @@ def liarsdice_player_public(state: GameState, player: str, options: Options) -> 
 
 
 @hookspec
-def liarsdice_describe(options: Options) -> str | None:
+def liarsdice_describe(options: Options) -> str | RulesText | None:
     """This plugin's part of the rules page, in Markdown, for these option values.
 
-    Called on each plugin separately; the page is assembled baseline first, then variants.
+    Return a string for a section of its own, or a :class:`~liarsdice.rulestext.RulesText` that
+    also rewrites the baseline's paragraphs on the rules it changes (``topics={"ones": ...}``), so
+    the page never states a rule the table does not play. Called on each plugin separately; the
+    page is assembled by :func:`liarsdice.rulestext.render`.
     """

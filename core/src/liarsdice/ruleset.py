@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 import pluggy
 
-from liarsdice import hookspecs
+from liarsdice import hookspecs, rulestext
 from liarsdice.dispatch import Hooks
 from liarsdice.errors import (
     Conflict,
@@ -75,8 +75,8 @@ def _inspect(name: str, entry: EntryPoint) -> InstalledVariant:
     except Exception as error:
         raise PluginError(f"variant {name} ({distribution}) failed to load: {error}") from error
     pm = _new_manager()
-    pm.register(plugin, name=name)
     try:
+        pm.register(plugin, name=name)
         pm.check_pending()
     except pluggy.PluginValidationError as error:
         raise PluginError(f"variant {name} ({distribution}): {error}") from error
@@ -274,26 +274,5 @@ class Ruleset:
         )
 
     def describe(self) -> str:
-        """The rules page of this combination, in Markdown: baseline first, then each variant."""
-        sections = []
-        for variant in self.variants:
-            text = _call_on(variant.name, self.pm, "liarsdice_describe", options=self.options)
-            if text:
-                sections.append(f"## {variant.info.title}\n\n{text.strip()}")
-            variant_options = [o for o in variant.options]
-            if variant_options:
-                lines = "\n".join(
-                    f"- `{o.key}` = {_show(self.options[o.key])} — {o.help}" for o in variant_options
-                )
-                sections.append(f"Options in force:\n\n{lines}")
-        title = " + ".join(v.info.title for v in self.variants)
-        if self.preset is not None:
-            preset = self.preset
-            intro = f"Preset **{preset.name}** — {preset.title}, following {preset.source}. {preset.summary}"
-            sections.insert(0, intro)
-            title = preset.title
-        return f"# Rules: {title}\n\n" + "\n\n".join(sections) + "\n"
-
-
-def _show(value: JSON) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
+        """The rules page of this combination, in Markdown (see :mod:`liarsdice.rulestext`)."""
+        return rulestext.render(self)

@@ -14,6 +14,7 @@ from liarsdice.hookspecs import hookimpl
 from liarsdice.models import Bid, GameState, Resolution
 from liarsdice.options import CallRegistry, OptionRegistry, Options, VariantInfo
 from liarsdice.presets import BUILT_IN, PresetRegistry
+from liarsdice.rulestext import RulesText
 
 NAME = "standard"
 WILD_ONES = "standard.wild_ones"
@@ -119,35 +120,41 @@ def liarsdice_next_opener(resolution: Resolution) -> str:
 
 
 @hookimpl(trylast=True)
-def liarsdice_describe(options: Options) -> str:
-    wild = options[WILD_ONES]
-    counting = (
-        "**Ones are wild**: every die showing 1 also counts toward a bid on any other face. "
-        "Because a bid on ones would count them twice, nobody may bid ones."
-        if wild
-        else "Ones are **not** wild: a one counts only toward a bid on ones, and ones are the "
-        "lowest face."
+def liarsdice_describe(options: Options) -> RulesText:
+    if options[WILD_ONES]:
+        ones = (
+            "Ones are wild: every die showing 1 also counts toward a bid on any other face. A bid "
+            "on ones would count them twice, so nobody may bid ones."
+        )
+    else:
+        ones = "Ones are **not** wild: a one counts only toward a bid on ones, and ones are the lowest face."
+    return RulesText(
+        topics={
+            "table": (
+                "Every player starts with the same number of six-sided dice and a cup. Each round "
+                "everyone still in rolls all their dice in secret and looks only at their own."
+            ),
+            "bidding": (
+                'The opener bids a quantity and a face: "four fives" claims that at least four dice '
+                "on the whole table show a five. Play goes clockwise to the next living player, who "
+                "must either raise or call; there is no passing, and the opener cannot call. A raise "
+                "names more dice of any face, or as many dice of a higher face; a higher face with "
+                "fewer dice is not a raise. A bid may not name more dice than are in play, so all "
+                "the dice showing sixes is the highest bid there is."
+            ),
+            "ones": ones,
+            "challenge": (
+                "Only the player on turn may challenge, and only the bid just made. All cups are "
+                "lifted and the matching dice counted. If the count reaches the quantity the bid "
+                "stands and the challenger loses the round (an exactly true bid stands); otherwise "
+                "the bidder loses. Exactly one player loses a challenge."
+            ),
+            "first-opener": "Seat 1 opens the first round.",
+            "next-opener": (
+                "The loser of a round opens the next. If that player is out, the next living "
+                "player clockwise opens."
+            ),
+            "timeouts": "A player whose clock runs out loses the round.",
+            "winning": "The last player left in wins.",
+        }
     )
-    return f"""\
-Every player starts with the same number of six-sided dice and a cup. Each round everyone still in
-rolls all their dice in secret and looks only at their own.
-
-**Bidding.** The opener bids a quantity and a face: "four fives" claims that at least four dice on
-the whole table show a five. Play goes clockwise to the next living player, who must either raise
-or call; there is no passing, and the opener cannot call. A raise names more dice of any face, or
-as many dice of a higher face; a higher face with fewer dice is not a raise. A bid may not name more
-dice than are in play, so "all dice, sixes" is the highest bid there is.
-
-**Counting.** {counting}
-
-**Challenge.** Only the player on turn may challenge, and only the bid just made. All cups are
-lifted and the matching dice counted. If the count reaches the quantity the bid stands and the
-challenger loses the round (an exactly true bid stands); otherwise the bidder loses. Exactly one
-player loses a challenge.
-
-**Openers.** Seat 1 opens the first round; the loser of a round opens the next. If that player is
-out, the next living player clockwise opens.
-
-**Timeouts.** A player whose clock runs out loses the round.
-
-**Winning.** The last player left in wins."""
