@@ -87,7 +87,9 @@ def _inspect(name: str, entry: EntryPoint) -> InstalledVariant:
     _call_on(name, pm, "liarsdice_register_options", options=options)
     calls = CallRegistry(name)
     _call_on(name, pm, "liarsdice_register_calls", calls=calls)
-    return InstalledVariant(name, distribution, info, tuple(options.options), tuple(calls.calls), plugin)
+    return InstalledVariant(
+        name, distribution, info, tuple(options.options), tuple(calls.calls), plugin
+    )
 
 
 @functools.cache
@@ -136,7 +138,9 @@ def _resolve_options(
         if key not in declared:
             plugin = key.partition(".")[0]
             if plugin not in names:
-                raise UnknownOption(f"unknown option {key}: variant {plugin!r} is not in this ruleset")
+                raise UnknownOption(
+                    f"unknown option {key}: variant {plugin!r} is not in this ruleset"
+                )
             own = sorted(k for k in declared if k.startswith(f"{plugin}."))
             has = f"its options are {', '.join(own)}" if own else "it has no options"
             raise UnknownOption(f"unknown option {key}: {has}")
@@ -149,7 +153,9 @@ def _check_combination(variants: Sequence[InstalledVariant], options: Mapping[st
     for variant in variants:
         for required in variant.info.requires:
             if required not in names:
-                raise MissingRequirement(f"{variant.name} requires {required}, which is not in this ruleset")
+                raise MissingRequirement(
+                    f"{variant.name} requires {required}, which is not in this ruleset"
+                )
         for other in variant.info.conflicts:
             if other in names:
                 raise Conflict(f"{variant.name} conflicts with {other}: choose one of them")
@@ -162,7 +168,8 @@ def _check_combination(variants: Sequence[InstalledVariant], options: Mapping[st
     if not any(variant.info.economics for variant in variants):
         offers = [v.name for v in installed().values() if v.info.economics]
         raise NoEconomics(
-            "no variant makes a lost round cost anything: add one of " + ", ".join(offers or ["(none installed)"])
+            "no variant makes a lost round cost anything: add one of "
+            + ", ".join(offers or ["(none installed)"])
         )
 
 
