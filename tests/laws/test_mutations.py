@@ -23,6 +23,7 @@ from liarsdice import (
     Eliminated,
     GameState,
     Notice,
+    PluginError,
     PluginStateSet,
     Resolution,
     Ruleset,
@@ -257,20 +258,20 @@ def test_a_shrinking_public_fact_breaks_its_law(broken: Callable[..., Ruleset]) 
 # --- turns, rounds and the end of the game --------------------------------------------------------
 
 
-def test_a_plugin_that_shoots_the_opener_breaks_the_eliminated_law(
+def test_a_plugin_that_shoots_the_opener_at_round_start_is_refused(
     broken: Callable[..., Ruleset],
 ) -> None:
-    """Effects at round start may eliminate the opener; the engine then lets them act."""
+    """Dice are rolled and in play once a round starts: only settling may eliminate a player."""
 
     @hookimpl
     def liarsdice_round_started(state: GameState) -> list[Eliminated]:
         assert state.round is not None
-        return [Eliminated(state.round.opener, "shot at dawn")] if state.round.number == 2 else []
+        return [Eliminated(state.round.opener, "shot at dawn")]
 
     rules = broken("dawn", liarsdice_round_started)
-    violation = first_violation(rules, laws.eliminated_players_never_act, players=4)
-    assert violation.law == laws.ELIMINATED and "is out but opens" in violation.detail
-    assert "nobody has won" in first_violation(rules, laws.game_has_one_winner, players=2).detail
+    state, _ = engine.new_game(rules, ["p1", "p2", "p3"], Random(1), dice_per_player=2)
+    with pytest.raises(PluginError, match="only in liarsdice_settle"):
+        engine.start_round(rules, state, Random(1))
 
 
 def test_an_eliminated_player_acting_breaks_the_eliminated_law() -> None:

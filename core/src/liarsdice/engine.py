@@ -55,18 +55,30 @@ class _Log:
         self.events.append(event)
         return self.state
 
-    def effects(self, batches: Iterable[Sequence[Effect]]) -> None:
-        """Apply plugin effects in order, dropping those aimed at a player who is already out."""
+    def effects(self, batches: Iterable[Sequence[Effect]], *, settling: bool = True) -> None:
+        """Apply plugin effects in order.
+
+        Effects on a player who is already out are dropped, and a loss of more dice than a player
+        holds takes what is there. Outside settling (``round_started``, ``bid_made``) dice are
+        rolled and in play, so effects there may not change dice or eliminate anyone.
+        """
         for batch in batches:
             for effect in batch:
                 if not isinstance(effect, EFFECT_TYPES):
                     raise PluginError(f"a plugin returned {effect!r}, which is not an effect")
-                assert self.state is not None
-                if (
-                    isinstance(effect, (DiceChanged, Eliminated))
-                    and not self.state.player(effect.player).alive
-                ):
-                    continue
+                if isinstance(effect, DiceChanged | Eliminated):
+                    if not settling:
+                        raise PluginError(
+                            f"{effect!r}: dice change and eliminations happen only in liarsdice_settle"
+                        )
+                    assert self.state is not None
+                    player = self.state.player(effect.player)
+                    if not player.alive:
+                        continue
+                    if isinstance(effect, DiceChanged) and player.dice + effect.delta < 0:
+                        if player.dice == 0:
+                            continue
+                        effect = DiceChanged(player.name, -player.dice, effect.reason)
                 self.emit(effect)
 
     def outcome(self) -> Outcome:
@@ -125,7 +137,7 @@ def start_round(
     number = state.round.number + 1 if state.round else 1
     log = _Log(state)
     state = log.emit(RoundStarted(number, state.next_opener, dealt))
-    log.effects(rules.hooks.round_started(state))
+    log.effects(rules.hooks.round_started(state), settling=False)
     return log.outcome()
 
 
@@ -163,9 +175,9 @@ def bid_problems(rules: Ruleset, state: GameState, player: str, bid: Bid) -> lis
         return [f"{bid} is not 1 to {state.round.dice_in_play} dice, the dice in play"]
     hooks = rules.hooks
     problems = hooks.bid_problem(state, player, bid)
-    allowed = hooks.face_allowed(state, player, bid.face)
-    if isinstance(allowed, str):
-        problems.insert(0, allowed)
+    refusal = rules.face_refusal(state, player, bid.face)
+    if refusal is not None:
+        problems.insert(0, refusal)
     current = state.round.current_bid
     if current is not None and hooks.bid_rank(bid) <= hooks.bid_rank(current):
         problems.append(f"{bid} does not raise {current}")
@@ -232,7 +244,7 @@ def step(rules: Ruleset, state: GameState, action: Action, rng: Random) -> Outco
         log = _Log(state)
         state = log.emit(BidMade(action.player, action.bid))
         if "bid_made" in rules.hooks.implemented:
-            log.effects(rules.hooks.bid_made(state, action.player, action.bid))
+            log.effects(rules.hooks.bid_made(state, action.player, action.bid), settling=False)
         return log.outcome()
     if isinstance(action, CallAction):
         problems = call_problems(rules, state, action.player, action.kind)

@@ -104,8 +104,9 @@ def liarsdice_bid_rank(bid: Bid, options: Options) -> Hashable:  # type: ignore[
 def liarsdice_face_allowed(state: GameState, player: str, face: int, options: Options) -> bool | str | None:
     """May ``player`` name ``face`` in a bid right now?
 
-    :return: ``True`` to allow, a reason string to refuse, ``None`` to leave it to later plugins
-        (the baseline refuses ones while they are wild). Stops at the first non-``None`` result.
+    :return: ``True`` to allow, a reason string to refuse (``False`` refuses with a generic
+        reason), ``None`` to leave it to later plugins (the baseline refuses ones while they are
+        wild). Stops at the first non-``None`` result.
     """
 
 
@@ -166,7 +167,7 @@ def liarsdice_settle(
     """Turn a ruling into effects: lose a die, load a bullet and pull, regain a die, ...
 
     Every plugin is asked, and all effects are applied in order; effects on a player who is already
-    out are dropped. ``state`` is the state with the ruling recorded. Draw any randomness from
+    out are dropped, and a loss of more dice than a player holds takes what is there. ``state`` is the state with the ruling recorded. Draw any randomness from
     ``rng`` (see :func:`liarsdice.chance.rigged`). A player left with no dice is eliminated by the
     engine.
     """
@@ -203,14 +204,19 @@ def liarsdice_next_opener(state: GameState, resolution: Resolution, options: Opt
 
 @hookspec
 def liarsdice_round_started(state: GameState, options: Options) -> Sequence[Effect] | None:
-    """A round has started (dice rolled, opener set); return effects to apply, or ``None``."""
+    """A round has started (dice rolled, opener set); return effects to apply, or ``None``.
+
+    Dice are in play now: effects here may set plugin state and post notices, but changing dice or
+    eliminating a player is a :class:`~liarsdice.errors.PluginError` (do that in settling).
+    """
 
 
 @hookspec
 def liarsdice_bid_made(state: GameState, player: str, bid: Bid, options: Options) -> Sequence[Effect] | None:
     """``player`` has bid ``bid`` (already in ``state``); return effects to apply, or ``None``.
 
-    For example ones-locking records that ones are locked for the rest of the round.
+    For example ones-locking records that ones are locked for the rest of the round. As for
+    :func:`liarsdice_round_started`, effects here may not change dice or eliminate anyone.
     """
 
 

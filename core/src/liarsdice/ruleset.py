@@ -26,7 +26,7 @@ from liarsdice.errors import (
     UnknownPreset,
     UnknownVariant,
 )
-from liarsdice.models import JSON, Bid, GameState
+from liarsdice.models import FACE_NAMES, JSON, Bid, GameState
 from liarsdice.options import CallKind, CallRegistry, Option, OptionRegistry, VariantInfo
 from liarsdice.presets import Preset, PresetRegistry
 
@@ -273,12 +273,20 @@ class Ruleset:
         return self._refusals(state, player)
 
     def _refusals(self, state: GameState | None, player: str | None) -> frozenset[int]:
-        allowed = self.hooks.face_allowed
         return frozenset(
             face
             for face in FACES
-            if isinstance(allowed(state, player, face), str)  # type: ignore[arg-type]
+            if self.face_refusal(state, player, face) is not None  # type: ignore[arg-type]
         )
+
+    def face_refusal(self, state: GameState, player: str, face: int) -> str | None:
+        """Why ``player`` may not name ``face`` now (``face_allowed``), or None if they may."""
+        allowed = self.hooks.face_allowed(state, player, face)
+        if isinstance(allowed, str):
+            return allowed
+        if allowed is False:
+            return f"bids on {FACE_NAMES[face]} are not allowed now"
+        return None
 
     def describe(self) -> str:
         """The rules page of this combination, in Markdown (see :mod:`liarsdice.rulestext`)."""

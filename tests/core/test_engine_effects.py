@@ -1,0 +1,87 @@
+"""How the engine applies plugin answers: False refuses, losses clamp, no dice change mid-round."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from random import Random
+
+import pytest
+
+from liarsdice import (
+    DiceChanged,
+    Game,
+    IllegalAction,
+    PluginError,
+    Resolution,
+    Ruleset,
+    engine,
+    hookimpl,
+)
+from liarsdice.options import VariantInfo
+from liarsdice.testing.plugins import extra_variants
+
+
+class NoFives:
+    @hookimpl
+    def liarsdice_variant_info(self) -> VariantInfo:
+        return VariantInfo("No fives", "a test plugin: fives may not be bid")
+
+    @hookimpl
+    def liarsdice_face_allowed(self, face: int) -> bool | None:
+        return False if face == 5 else None
+
+
+class LoseThree:
+    @hookimpl
+    def liarsdice_variant_info(self) -> VariantInfo:
+        return VariantInfo(
+            "Lose three", "a test plugin: a lost round costs three dice", economics=True
+        )
+
+    @hookimpl
+    def liarsdice_settle(self, resolution: Resolution) -> Sequence[DiceChanged]:
+        return [DiceChanged(loser, -3, "lost three") for loser in resolution.losers]
+
+
+class GrowsMidRound:
+    @hookimpl
+    def liarsdice_variant_info(self) -> VariantInfo:
+        return VariantInfo("Grows", "a test plugin: takes a die when a bid is made")
+
+    @hookimpl
+    def liarsdice_bid_made(self, player: str) -> Sequence[DiceChanged]:
+        return [DiceChanged(player, -1, "mid-round")]
+
+
+def _game(*variants: str, plugins: dict[str, object]) -> Game:
+    with extra_variants(plugins):
+        rules = Ruleset.build(["dice-loss", *variants])
+    game = Game(rules, ["Ann", "Bob"], Random(1), dice_per_player=2)
+    game.start_round({"Ann": [5, 2], "Bob": [3, 4]})
+    return game
+
+
+def test_face_allowed_false_refuses_the_face_with_a_reason() -> None:
+    game = _game("no-fives", plugins={"no-fives": NoFives()})
+    before = game.state
+    with pytest.raises(IllegalAction, match="bids on fives are not allowed"):
+        game.bid("Ann", 1, 5)
+    assert game.state is before
+    assert all(bid.face != 5 for bid in engine.legal_bids(game.rules, game.state, "Ann"))
+
+
+def test_a_loss_larger_than_the_dice_held_takes_what_is_there() -> None:
+    game = _game("lose-three", plugins={"lose-three": LoseThree()})
+    game.bid("Ann", 4, 6)
+    game.call("Bob")  # no sixes: Ann loses three dice, holds two: out
+    ann = game.state.player("Ann")
+    assert (ann.dice, ann.alive) == (0, False)
+    assert game.state.winner == "Bob"
+
+
+def test_dice_may_not_change_outside_settling() -> None:
+    game = _game("grows", plugins={"grows": GrowsMidRound()})
+    before = game.state
+    with pytest.raises(PluginError, match="only in liarsdice_settle"):
+        game.bid("Ann", 1, 2)
+    assert game.state is before
