@@ -94,8 +94,30 @@ def _inspect(name: str, entry: EntryPoint) -> InstalledVariant:
 
 @functools.cache
 def installed() -> Mapping[str, InstalledVariant]:
-    """Every installed variant by name, sorted; loaded once per process."""
-    return {name: _inspect(name, entry) for name, entry in _entry_points().items()}
+    """Every installed variant that loads, by name, sorted; loaded once per process.
+
+    A plugin that fails to load is left out, so it cannot break the others; :func:`broken` says
+    why, and naming it in a ruleset raises that :class:`PluginError`.
+    """
+    found = {}
+    for name, entry in _entry_points().items():
+        try:
+            found[name] = _inspect(name, entry)
+        except PluginError:
+            continue
+    return found
+
+
+def broken() -> Mapping[str, PluginError]:
+    """Installed plugins that fail to load, by name, with the error saying why."""
+    problems = {}
+    for name, entry in _entry_points().items():
+        if name not in installed():
+            try:
+                _inspect(name, entry)
+            except PluginError as error:
+                problems[name] = error
+    return problems
 
 
 @functools.cache
@@ -124,6 +146,9 @@ def find_variant(name: str) -> InstalledVariant:
     """The installed variant ``name``; :class:`UnknownVariant` lists what is installed."""
     variants = installed()
     if name not in variants:
+        failed = broken()
+        if name in failed:
+            raise failed[name]
         raise UnknownVariant(f"unknown variant {name!r}; installed: {', '.join(variants)}")
     return variants[name]
 
@@ -221,6 +246,10 @@ class Ruleset:
             options = {**chosen_preset.options, **(options or {})}
         wanted = sorted(set(variants) - {BASELINE})
         unknown = [name for name in wanted if name not in installed()]
+        failed = broken() if unknown else {}
+        for name in unknown:
+            if name in failed:
+                raise failed[name]
         if unknown:
             raise UnknownVariant(
                 f"unknown variant{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}; "
