@@ -64,6 +64,7 @@ def test_report_counts_every_game_and_every_decision() -> None:
         low, high = result.ci95
         assert low <= result.win_rate <= high
         assert result.decisions > 0 and result.mean_ms > 0 and result.median_ms > 0
+        assert result.full_table_median_ms > 0
 
 
 def test_same_seed_same_games() -> None:
@@ -129,6 +130,7 @@ def test_cli_tournament_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
             "decisions",
             "mean_ms",
             "median_ms",
+            "full_table_median_ms",
         }
         assert len(result["ci95"]) == 2
     assert sum(r["wins"] for r in data["results"]) == 5

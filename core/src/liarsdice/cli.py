@@ -219,10 +219,8 @@ def odds(
         )
         columns = ["wild", "alone"] + (["rules"] if in_force == "rules" else [])
         titles = {"wild": "ones wild", "alone": "face alone", "rules": "these rules"}
-        click.echo(
-            "     "
-            + "".join(f"  {titles[c] + ('*' if c == in_force else ''):^18}" for c in columns)
-        )
+        titled = "".join(f"  {titles[c] + ('*' if c == in_force else ''):^18}" for c in columns)
+        click.echo(f"     {titled}".rstrip())
         click.echo("  qty" + f"  {'at least':>10}  {'exactly':>6}" * len(columns))
         for row in rows:
             chances = {"wild": row.wild, "alone": row.plain, "rules": row.rules}
@@ -266,7 +264,8 @@ def tournament(
     """Play GAMES games between bots, seats rotating; print win rates and decision times.
 
     The win rate is per seat, with a 95% Wilson interval; "share" is what a seat wins by chance.
-    Decision times are of one bot's `decide` call, from its view.
+    Decision times are of one bot's `decide` call, from its view: mean and median over the
+    tournament, and the median at the full table (every die in play).
     """
     try:
         kinds = tournament_module.parse_kinds(bots)
@@ -292,17 +291,22 @@ def tournament(
     )
     click.echo("")
     click.echo(
-        f"{'bot':<10} {'seats':>5} {'wins':>6} {'win rate':>9}  {'95% CI':<15} {'share':>6} "
-        f"{'decisions':>10} {'mean ms':>8} {'median ms':>9}"
+        f"{'bot':<10} {'seats':>5} {'wins':>6} {'win rate':>9}  {'95% CI':<13} {'share':>6} "
+        f"{'decisions':>10} {'mean ms':>8} {'median ms':>9} {'at full table':>13}"
     )
     for result in report.results:
         low, high = result.ci95
         interval = f"{low * 100:.1f}-{high * 100:.1f}%"
         click.echo(
             f"{result.kind:<10} {result.seats:>5} {result.wins:>6} {result.win_rate * 100:>8.1f}%  "
-            f"{interval:<15} {result.share * 100:>5.1f}% {result.decisions:>10} "
-            f"{result.mean_ms:>8.3f} {result.median_ms:>9.3f}"
+            f"{interval:<13} {result.share * 100:>5.1f}% {result.decisions:>10} "
+            f"{result.mean_ms:>8.3f} {result.median_ms:>9.3f} {result.full_table_median_ms:>13.3f}"
         )
+    click.echo("")
+    click.echo(
+        "win rate: per seat; share: a seat's chance share; times: one decide call, in ms "
+        f"(median at the full table: all {len(kinds) * dice} dice in play)"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> Any:

@@ -8,7 +8,8 @@ seat, so a tournament is reproducible.
 
 The report gives, per bot kind, the wins, the win rate per seat with a 95% Wilson interval, the
 share a kind would win by chance (its seats / the seats at the table), and the mean and median time
-of one ``decide`` call.
+of one ``decide`` call — over the whole tournament, and at the full table (every die still in
+play: 30 dice at 6 seats of 5).
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ class KindResult:
     decisions: int
     mean_ms: float
     median_ms: float
+    full_table_median_ms: float
 
 
 @attrs.frozen
@@ -105,11 +107,12 @@ def play_game(
     rng: Random,
     *,
     dice_per_player: int = 5,
-    clock: Callable[[str, float], None] | None = None,
+    clock: Callable[[str, float, int], None] | None = None,
 ) -> tuple[str, GameState]:
-    """Play one game with ``seating`` (player name, bot) in seat order; return the winner's name.
+    """Play one game with ``seating`` (player name, bot) in seat order; return the winner's name
+    and the final state.
 
-    ``clock(name, seconds)`` is told how long each ``decide`` call took.
+    ``clock(name, seconds, dice_in_play)`` is told how long each ``decide`` call took.
     """
     names = [name for name, _ in seating]
     bots = dict(seating)
@@ -126,7 +129,7 @@ def play_game(
             except Exception as error:
                 raise BotFailure(f"bot {player} failed under {rules!r}: {error!r}") from error
             if clock is not None:
-                clock(player, timer() - started)
+                clock(player, timer() - started, view.dice_in_play)
             try:
                 state, _ = engine.step(rules, state, action, rng)
             except IllegalAction as error:
@@ -138,9 +141,21 @@ def play_game(
 
 
 def _record(
-    times: dict[str, list[float]], kind_of: dict[str, str], name: str, seconds: float
+    times: dict[str, list[float]],
+    full: dict[str, list[float]],
+    kind_of: dict[str, str],
+    dice: int,
+    name: str,
+    seconds: float,
+    dice_in_play: int,
 ) -> None:
     times[kind_of[name]].append(seconds)
+    if dice_in_play == dice:
+        full[kind_of[name]].append(seconds)
+
+
+def _median_ms(seconds: list[float]) -> float:
+    return statistics.median(seconds) * 1000 if seconds else 0.0
 
 
 def run(
@@ -161,6 +176,7 @@ def run(
     rng = Random(seed)
     wins = dict.fromkeys(kinds, 0)
     times: dict[str, list[float]] = {kind: [] for kind in kinds}
+    full: dict[str, list[float]] = {kind: [] for kind in kinds}
     rounds = 0
     started = time.perf_counter()
     for game in range(games):
@@ -172,7 +188,7 @@ def run(
             bot_rng = Random((seed * 1_000_003 + game) * 64 + seat)
             seating.append((name, make_bot(kind, rules, bot_rng)))
             kind_of[name] = kind
-        clock = functools.partial(_record, times, kind_of)
+        clock = functools.partial(_record, times, full, kind_of, n * dice_per_player)
         winner, state = play_game(rules, seating, rng, dice_per_player=dice_per_player, clock=clock)
         wins[kind_of[winner]] += 1
         assert state.round is not None
@@ -197,7 +213,8 @@ def run(
                 share=1 / n,
                 decisions=len(spent),
                 mean_ms=statistics.fmean(spent) * 1000 if spent else 0.0,
-                median_ms=statistics.median(spent) * 1000 if spent else 0.0,
+                median_ms=_median_ms(spent),
+                full_table_median_ms=_median_ms(full[kind]),
             )
         )
     return TournamentReport(

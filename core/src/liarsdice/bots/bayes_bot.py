@@ -35,6 +35,8 @@ import math
 from collections.abc import Sequence
 from random import Random
 
+import attrs
+
 from liarsdice import engine, odds
 from liarsdice.bots._play import Choice, Table, best, call_choice, fallback, raise_choice
 from liarsdice.models import Action, BidAction
@@ -77,49 +79,70 @@ class Beliefs:
         self.chances = beliefs
         self.others = [s for s in table.alive if s.name != table.me]
         self.plain_dice = sum(s.dice for s in self.others if s.name not in beliefs)
-        self._pmfs: dict[int, tuple[int, list[float], list[float]]] = {}
+        self._counts: dict[int, _Count] = {}
 
-    def distribution(self, face: int) -> tuple[int, list[float], list[float]]:
-        """(own matches, pmf of the opponents' matches, tail P(opponents' matches >= k))."""
-        cached = self._pmfs.get(face)
+    def distribution(self, face: int) -> _Count:
+        """How the count toward ``face`` is made up: own matches, the opponents who bid (their
+        beliefs convolved) and those who did not (one binomial at the hook's chance)."""
+        cached = self._counts.get(face)
         if cached is not None:
             return cached
         table = self.table
         counted = table.faces(face)
         known = sum(die in counted for die in table.hand)
         p = len(counted.intersection(FACES)) / 6
-        parts: list[Sequence[float]] = [odds.binomial_pmf(self.plain_dice, p)]
+        bidders = [1.0]
         for seat in self.others:
             chances = self.chances.get(seat.name)
-            if chances is None:
-                continue
-            q = sum(chances[x - 1] for x in counted if 1 <= x <= 6)
-            parts.append(_binomial(seat.dice, q))
-        pmf = odds.convolve(*parts)
-        tail = [0.0] * (len(pmf) + 1)
-        running = 0.0
-        for k in range(len(pmf) - 1, -1, -1):
-            running += pmf[k]
-            tail[k] = running
-        cached = self._pmfs[face] = (known, pmf, tail)
+            if chances is not None:
+                q = sum(chances[x - 1] for x in counted if 1 <= x <= 6)
+                r = 1.0 - q
+                for _ in range(seat.dice):  # one die at a time: two products per entry
+                    bidders = [
+                        a * r + b * q for a, b in zip([*bidders, 0.0], [0.0, *bidders], strict=True)
+                    ]
+        plain = self.plain_dice
+        cached = self._counts[face] = _Count(
+            known, bidders, odds.binomial_pmf(plain, p), odds.binomial_tail(plain, p)
+        )
         return cached
 
     def at_least(self, face: int, quantity: int) -> float:
-        known, _, tail = self.distribution(face)
-        need = quantity - known
+        """The chance at least ``quantity`` dice count toward ``face``, by these beliefs."""
+        count = self.distribution(face)
+        need = quantity - count.known
         if need <= 0:
             return 1.0
-        return min(1.0, tail[need]) if need < len(tail) else 0.0
+        tail = count.plain_tail
+        top = len(tail) - 2  # the plain dice
+        total = 0.0
+        for j, chance in enumerate(count.bidders):
+            rest = need - j
+            if rest <= 0:
+                total += chance
+            elif rest <= top:
+                total += chance * tail[rest]
+        return min(1.0, total)
 
     def exactly(self, face: int, quantity: int) -> float:
-        known, pmf, _ = self.distribution(face)
-        need = quantity - known
-        return pmf[need] if 0 <= need < len(pmf) else 0.0
+        """The chance exactly ``quantity`` dice count toward ``face``, by these beliefs."""
+        count = self.distribution(face)
+        need = quantity - count.known
+        pmf = count.plain_pmf
+        total = 0.0
+        for j, chance in enumerate(count.bidders):
+            rest = need - j
+            if 0 <= rest < len(pmf):
+                total += chance * pmf[rest]
+        return total
 
 
-def _binomial(n: int, p: float) -> list[float]:
-    q = 1.0 - p
-    return [math.comb(n, k) * p**k * q ** (n - k) for k in range(n + 1)]
+@attrs.frozen
+class _Count:
+    known: int
+    bidders: list[float]
+    plain_pmf: tuple[float, ...]
+    plain_tail: tuple[float, ...]
 
 
 class BayesBot:
