@@ -1,0 +1,107 @@
+"""Shared fixtures for the core unit tests and the golden scenarios.
+
+``install_plugins`` injects fake variant plugins by replacing the entry-point lookup of
+:mod:`liarsdice.ruleset` and clearing its caches before and after the test, so a test can build
+rulesets from plugins written inline (missing requirements, conflicts, broken plugins, ...).
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import pytest
+
+from liarsdice import Ruleset, VariantInfo, hookimpl
+from liarsdice import ruleset as ruleset_module
+
+
+class FakeEntryPoint:
+    """Just enough of ``importlib.metadata.EntryPoint``: ``load()`` and ``dist.name``."""
+
+    def __init__(self, name: str, plugin: Any, distribution: str) -> None:
+        self.name = name
+        self._plugin = plugin
+        self.dist = types.SimpleNamespace(name=distribution)
+
+    def load(self) -> Any:
+        if isinstance(self._plugin, BaseException):
+            raise self._plugin
+        return self._plugin
+
+
+def _clear_caches() -> None:
+    for name in ("installed", "presets"):
+        cached = getattr(ruleset_module, name, None)
+        if cached is not None and hasattr(cached, "cache_clear"):
+            cached.cache_clear()
+
+
+def make_plugin(name: str, *functions: Callable[..., Any], **info: Any) -> types.ModuleType:
+    """A plugin module holding ``functions`` (hookimpls, found by their ``__name__``).
+
+    Unless a ``liarsdice_variant_info`` is among them, one is added from ``info`` (keyword
+    arguments of :class:`VariantInfo`; ``info=None`` adds none).
+    """
+    module = types.ModuleType(f"fake_{name.replace('-', '_')}")
+    for function in functions:
+        setattr(module, function.__name__, function)
+    if "info" in info and info["info"] is None:
+        return module
+    if not hasattr(module, "liarsdice_variant_info"):
+        variant_info = VariantInfo(
+            title=info.pop("title", f"Fake {name}"),
+            summary=info.pop("summary", f"fake plugin {name}"),
+            **info,
+        )
+
+        @hookimpl
+        def liarsdice_variant_info() -> VariantInfo:
+            return variant_info
+
+        module.liarsdice_variant_info = liarsdice_variant_info  # type: ignore[attr-defined]
+    return module
+
+
+@pytest.fixture
+def plugin_factory() -> Callable[..., types.ModuleType]:
+    """:func:`make_plugin`, as a fixture (conftest modules are not importable by the tests)."""
+    return make_plugin
+
+
+@pytest.fixture
+def install_plugins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[Callable[[Mapping[str, Any]], None]]:
+    """``install_plugins({"name": plugin_or_exception, ...})`` adds fake entry points.
+
+    The real entry points (``standard``, ``dice-loss``) stay installed. An exception instead of a
+    plugin makes that entry point fail to load.
+    """
+    real = dict(ruleset_module._entry_points())
+    _clear_caches()
+
+    def install(plugins: Mapping[str, Any], distribution: str = "fake-dist") -> None:
+        entries: dict[str, Any] = dict(real)
+        for name, plugin in plugins.items():
+            entries[name] = FakeEntryPoint(name, plugin, distribution)
+        ordered = dict(sorted(entries.items()))
+        monkeypatch.setattr(ruleset_module, "_entry_points", lambda: dict(ordered))
+        _clear_caches()
+
+    yield install
+    monkeypatch.undo()
+    _clear_caches()
+
+
+@pytest.fixture(scope="session")
+def dice_loss_rules() -> Ruleset:
+    """The baseline with dice loss: the smallest playable ruleset."""
+    return Ruleset.build(["dice-loss"])
+
+
+@pytest.fixture(scope="session")
+def natural_rules() -> Ruleset:
+    """Baseline + dice loss with ones as an ordinary (lowest) face: ``standard.wild_ones=false``."""
+    return Ruleset.build(["dice-loss"], {"standard.wild_ones": False})

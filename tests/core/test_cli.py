@@ -1,0 +1,193 @@
+"""liarsdice.cli: the ``liarsdice`` command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from liarsdice import Ruleset
+from liarsdice.cli import EXIT_BAD_INPUT, cli, main
+from liarsdice.ruleset import installed
+
+SCENARIOS = Path(__file__).parents[1] / "scenarios"
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def test_variants_lists_each_plugin_with_its_distribution(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["variants"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert len(lines) == len(installed())
+    rows = {line.split()[0]: line.split()[1] for line in lines}
+    assert rows["standard"] == "liarsdice"
+    assert rows["dice-loss"] == "liarsdice-dice-loss"
+    assert any("gives up one die" in line for line in lines if line.startswith("dice-loss "))
+
+
+def plugin_texts(rules: Ruleset) -> dict[str, list[str]]:
+    """Each plugin's rules text (a str, or a RulesText's text and topics), by plugin name."""
+    texts = {}
+    for impl in rules.pm.hook.liarsdice_describe.get_hookimpls():
+        answer = impl.function(**{arg: rules.options for arg in impl.argnames})
+        if isinstance(answer, str):
+            parts = [answer]
+        else:
+            parts = [getattr(answer, "text", ""), *getattr(answer, "topics", {}).values()]
+        texts[impl.plugin_name] = [
+            " ".join(part.split()) for part in parts if part and part.strip()
+        ]
+    return texts
+
+
+@pytest.mark.parametrize("wild", ["true", "false"])
+def test_rules_include_both_plugins_text(runner: CliRunner, wild: str) -> None:
+    args = ["rules", "--variant", "dice-loss", "--option", f"standard.wild_ones={wild}"]
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("# Rules: Standard rules + Dice loss")
+    assert "## Standard rules" in result.output and "## Dice loss" in result.output
+    assert f"`standard.wild_ones` = {wild}" in result.output
+    page = " ".join(result.output.split())
+    rules = Ruleset.build(["dice-loss"], {"standard.wild_ones": wild})
+    texts = plugin_texts(rules)
+    assert set(texts) == {"standard", "dice-loss"}
+    for name, parts in texts.items():
+        assert parts, name
+        for part in parts:
+            assert part in page, (name, part)
+
+
+def test_adjudicate_prints_the_ruling_document(runner: CliRunner) -> None:
+    path = SCENARIOS / "000_casino_challenge_dice_loss.json"
+    result = runner.invoke(cli, ["adjudicate", str(path)])
+    assert result.exit_code == 0, result.output
+    expected = json.loads((SCENARIOS / "000_casino_challenge_dice_loss.out.json").read_text())
+    assert json.loads(result.output) == expected
+
+
+def test_simulate_json_report(runner: CliRunner) -> None:
+    args = [
+        "simulate",
+        "-v",
+        "dice-loss",
+        "--players",
+        "3",
+        "--dice",
+        "2",
+        "--games",
+        "7",
+        "--seed",
+        "3",
+        "--json",
+    ]
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert set(report) == {
+        "games",
+        "seconds",
+        "games_per_second",
+        "rounds_per_game",
+        "actions_per_game",
+        "wins_by_seat",
+    }
+    assert report["games"] == 7
+    assert set(report["wins_by_seat"]) == {"1", "2", "3"}
+    assert sum(report["wins_by_seat"].values()) == 7
+    assert report["rounds_per_game"] >= 4  # 6 dice, the winner keeps at most 2
+    again = json.loads(runner.invoke(cli, args).output)
+    assert again["wins_by_seat"] == report["wins_by_seat"]
+
+
+def test_simulate_text_report(runner: CliRunner) -> None:
+    result = runner.invoke(
+        cli, ["simulate", "-v", "dice-loss", "--players", "2", "--dice", "1", "--games", "3"]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Ruleset(['dice-loss'], {}): 2 players x 1 dice, seed 0")
+    assert "wins by seat" in result.output
+
+
+# --- bad input: one line on stderr, exit status 2 -------------------------------------------------
+
+
+def bad(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    assert done.value.code == EXIT_BAD_INPUT
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert len(lines) == 1, captured.err
+    assert lines[0].startswith("liarsdice: ")
+    return lines[0]
+
+
+def test_unknown_variant(capsys) -> None:
+    line = bad(capsys, ["rules", "-v", "no-such-variant"])
+    assert "unknown variant 'no-such-variant'" in line and "dice-loss" in line
+
+
+def test_bad_option_value(capsys) -> None:
+    line = bad(capsys, ["rules", "-v", "dice-loss", "-o", "standard.wild_ones=perhaps"])
+    assert "standard.wild_ones" in line
+
+
+def test_unknown_option(capsys) -> None:
+    assert "standard.wild_aces" in bad(
+        capsys, ["rules", "-v", "dice-loss", "-o", "standard.wild_aces=1"]
+    )
+
+
+def test_option_without_a_value(capsys) -> None:
+    assert "NAME=VALUE" in bad(capsys, ["rules", "-o", "standard.wild_ones"])
+
+
+def test_no_economics(capsys) -> None:
+    assert "cost anything" in bad(capsys, ["rules"])
+
+
+def test_missing_scenario_file(capsys, tmp_path: Path) -> None:
+    assert "cannot read" in bad(capsys, ["adjudicate", str(tmp_path / "nope.json")])
+
+
+def test_malformed_scenario(capsys, tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text("{not json", encoding="utf-8")
+    assert "is not valid JSON" in bad(capsys, ["adjudicate", str(path)])
+    path.write_text(json.dumps({"variants": ["dice-loss"], "players": ["Ann"]}), encoding="utf-8")
+    assert "at least two names" in bad(capsys, ["adjudicate", str(path)])
+    path.write_text(
+        json.dumps(
+            {
+                "players": ["Ann", "Ben"],
+                "variants": ["dice-loss"],
+                "rounds": [{"dice": {"Ann": [1]}}],
+            }
+        )
+    )
+    assert "Ann holds 5 dice, not 1" in bad(capsys, ["adjudicate", str(path)])
+
+
+def test_usage_errors(capsys) -> None:
+    bad(capsys, ["no-such-command"])
+    bad(capsys, ["simulate", "--players", "1"])
+
+
+def test_main_returns_normally_on_success(capsys) -> None:
+    main(["variants"])
+    assert "dice-loss" in capsys.readouterr().out
+
+
+def test_presets_lists_the_seed_presets(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["presets"])
+    assert result.exit_code == 0, result.output
+    names = {line.split()[0] for line in result.output.splitlines() if not line.startswith(" ")}
+    assert {"casino", "cheko", "dudo", "online", "perudo"} <= names
