@@ -103,7 +103,10 @@ def run(scenario: Mapping[str, Any], factory: RulesetFactory = _default_factory)
     )
     _expect(len(set(players)) == len(players), "player names must be unique")
     variants = scenario.get("variants", [])
-    _expect(isinstance(variants, list), "\"variants\" must be a list of names")
+    _expect(
+        isinstance(variants, list) and all(isinstance(v, str) for v in variants),
+        "\"variants\" must be a list of names",
+    )
     options = scenario.get("options", {})
     _expect(isinstance(options, dict), "\"options\" must be an object")
     dice = scenario.get("dice_per_player", 5)
@@ -117,7 +120,9 @@ def run(scenario: Mapping[str, Any], factory: RulesetFactory = _default_factory)
         rules = factory(scenario.get("preset"), variants, options)
     except RulesetError as error:
         raise ScenarioError(str(error)) from error
-    rng = RiggedRandom(scenario.get("seed", 0))
+    seed = scenario.get("seed", 0)
+    _expect(type(seed) is int, "\"seed\" must be an integer")
+    rng = RiggedRandom(seed)
     game = Game(rules, players, rng, dice_per_player=dice, first_opener=first)
 
     results = []
@@ -136,7 +141,9 @@ def run(scenario: Mapping[str, Any], factory: RulesetFactory = _default_factory)
         round_state = game.state.round
         assert round_state is not None
         rejected = []
-        for index, raw_action in enumerate(raw_round.get("actions", [])):
+        raw_actions = raw_round.get("actions", [])
+        _expect(isinstance(raw_actions, list), f"round {number}: \"actions\" must be a list")
+        for index, raw_action in enumerate(raw_actions):
             action = _parse_action(index, raw_action, players)
             try:
                 game.act(action)
@@ -148,7 +155,7 @@ def run(scenario: Mapping[str, Any], factory: RulesetFactory = _default_factory)
         assert state.round is not None
         unused = rng.leftovers()
         _expect(
-            not (state.round.over and unused),
+            not unused,
             f"round {number}: rigged outcomes never drawn: {unused}",
         )
         results.append(
