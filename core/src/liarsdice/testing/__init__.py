@@ -1,13 +1,22 @@
 """Test kit for the rules engine and its plugins: the rule laws, recorded games, strategies.
 
+A plugin author gets the laws with one line in a test module (the pytest plugin below)::
+
+    pytestmark = pytest.mark.liarsdice_variant("my-variant")
+
+- :mod:`liarsdice.testing.pytest_plugin` — that pytest plugin, installed with the core (entry
+  point ``pytest11``): the laws against a variant alone and with every compatible installed one.
 - :mod:`liarsdice.testing.laws` — the rule laws as plain functions raising :class:`LawViolation`;
   :func:`check_ruleset` and :func:`check_game` run them all.
 - :mod:`liarsdice.testing.driver` — :func:`play_game` records every transition of a game.
 - :mod:`liarsdice.testing.strategies` — Hypothesis strategies (rulesets, bids, rolls, tables,
-  whole games). Needs ``hypothesis``, which this package does not import until asked.
+  whole games). Needs ``hypothesis`` (``pip install 'liarsdice[testing]'``), which this package
+  does not import until asked.
+- :mod:`liarsdice.testing.suite` — which combinations to check (:func:`~.suite.law_cases`,
+  :func:`~.suite.valid_combinations`, :func:`~.suite.option_rows`) and running the laws on them.
 - :mod:`liarsdice.testing.plugins` — :func:`extra_variants` installs unpackaged plugins for a test.
 
-A plugin author runs the laws on their variant in a few lines::
+Without the pytest plugin, the same in a few lines::
 
     from hypothesis import given
     from liarsdice.testing import check_game, register_profiles, strategies as lst
@@ -21,11 +30,45 @@ A plugin author runs the laws on their variant in a few lines::
 
 from __future__ import annotations
 
+import importlib
 import os
+from typing import TYPE_CHECKING, Any
 
-from liarsdice.testing.driver import PlayedGame, RandomChooser, Step, play_game
-from liarsdice.testing.laws import GAME_LAWS, RULESET_LAWS, LawViolation, check_game, check_ruleset
-from liarsdice.testing.plugins import extra_variants
+if TYPE_CHECKING:
+    from liarsdice.testing.driver import PlayedGame, RandomChooser, Step, play_game
+    from liarsdice.testing.laws import (
+        GAME_LAWS,
+        RULESET_LAWS,
+        LawViolation,
+        check_game,
+        check_ruleset,
+    )
+    from liarsdice.testing.plugins import extra_variants
+
+# The names below are imported on first use, so that loading the pytest plugin (which lives in
+# this package) costs nothing until a test asks for the laws.
+_LAZY = {
+    "PlayedGame": "driver",
+    "RandomChooser": "driver",
+    "Step": "driver",
+    "play_game": "driver",
+    "GAME_LAWS": "laws",
+    "RULESET_LAWS": "laws",
+    "LawViolation": "laws",
+    "check_game": "laws",
+    "check_ruleset": "laws",
+    "extra_variants": "plugins",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 PROFILE_VARIABLE = "HYPOTHESIS_PROFILE"
 PROFILES = {"fast": 30, "thorough": 500}

@@ -1,0 +1,379 @@
+"""Which combinations of variants to check, and running the rule laws on them.
+
+This is the engine behind the pytest plugin (:mod:`liarsdice.testing.pytest_plugin`) and the
+``tox -e props`` sweep; it does not need pytest.
+
+- :func:`law_cases` lists the checks for one variant: alone (with whatever it needs to be
+  playable: its requirements, and an economics plugin if it has none), with each compatible
+  installed variant, and within any valid combination of the installed variants.
+- :func:`valid_combinations` lists every combination of installed variants that
+  ``Ruleset.build`` accepts for some option values; :func:`option_rows` gives option values for
+  one combination that between them use every value of every option at least once.
+- :func:`run_case` runs the laws on a case with Hypothesis and says how many examples ran;
+  :func:`run_rows` plays seeded games at fixed option values.
+
+"Compatible" means what ``Ruleset.build`` says: declared requirements and conflicts, each
+plugin's ``liarsdice_combination_problem`` for some option values, and at least one economics
+plugin. Hypothesis is imported only by :func:`run_case` and :func:`hypothesis_settings`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from liarsdice.errors import RulesetError
+from liarsdice.models import JSON
+from liarsdice.options import Option
+from liarsdice.ruleset import BASELINE, InstalledVariant, Ruleset, find_variant, installed
+from liarsdice.testing import PROFILE_VARIABLE
+from liarsdice.testing.driver import PlayedGame, RandomChooser, play_game
+from liarsdice.testing.laws import check_game, check_ruleset
+
+if TYPE_CHECKING:
+    from hypothesis import settings as Settings
+
+MAX_OPTION_VALUES = 16
+"""An int option without bounds is tried at its default and a few values around it, at most this
+many (an option with bounds is tried at every value in them)."""
+
+
+class MissingHypothesis(ImportError):
+    """The laws need Hypothesis: ``pip install 'liarsdice[testing]'``."""
+
+
+@attrs.frozen
+class LawCase:
+    """One law check: rulesets drawn from ``candidates`` (plus the baseline), each holding every
+    variant of ``include``, with option values drawn from their declarations.
+
+    ``name`` is short (``alone``, ``with[calza]``, ``any-combination``) and ``variant`` is the
+    variant the case was made for.
+    """
+
+    variant: str
+    name: str
+    candidates: tuple[str, ...]
+    include: tuple[str, ...]
+
+    @property
+    def id(self) -> str:
+        """``difference::with[calza]``."""
+        return f"{self.variant}::{self.name}"
+
+    def describe(self) -> str:
+        """One line: what the rulesets of this case hold."""
+        optional = [name for name in self.candidates if name not in self.include]
+        text = " + ".join(self.include)
+        if optional:
+            text += f", with any valid subset of {', '.join(optional)}"
+        return text
+
+
+# --- combinations -------------------------------------------------------------------------------
+
+
+def _closure(names: Iterable[str], known: Mapping[str, InstalledVariant]) -> set[str]:
+    """``names`` and everything they require, transitively (unknown names are left out)."""
+    found: set[str] = set()
+    todo = [name for name in names if name in known]
+    while todo:
+        name = todo.pop()
+        if name in found or name == BASELINE:
+            continue
+        found.add(name)
+        todo += [other for other in known[name].info.requires if other in known]
+    return found
+
+
+def structurally_valid(names: Iterable[str], known: Mapping[str, InstalledVariant]) -> bool:
+    """Requirements met, no declared conflict, some economics: the checks that need no options."""
+    chosen = [known[BASELINE], *(known[name] for name in set(names) - {BASELINE})]
+    present = {variant.name for variant in chosen}
+    return all(
+        set(v.info.requires) <= present and not set(v.info.conflicts) & present for v in chosen
+    ) and any(v.info.economics for v in chosen)
+
+
+def _domain(option: Option) -> list[JSON]:
+    """Every value of ``option`` (ints: ascending; others: the default first)."""
+    default = option.default
+    if type(default) is bool:
+        return [default, not default]
+    if type(default) is int:
+        low = option.minimum if option.minimum is not None else default - MAX_OPTION_VALUES // 2
+        high = option.maximum if option.maximum is not None else low + MAX_OPTION_VALUES - 1
+        return list(range(low, high + 1))
+    if option.choices:
+        return [default, *(choice for choice in option.choices if choice != default)]
+    return [default]
+
+
+def declared_options(names: Iterable[str]) -> list[Option]:
+    """The options of the baseline and ``names``, in ruleset order."""
+    known = installed()
+    return [
+        option
+        for name in (BASELINE, *sorted(set(names) - {BASELINE}))
+        for option in known[name].options
+    ]
+
+
+def _builds(names: Sequence[str], options: Mapping[str, Any]) -> bool:
+    try:
+        Ruleset.build(names, options)
+    except RulesetError:
+        return False
+    return True
+
+
+def option_rows(names: Sequence[str]) -> tuple[list[dict[str, JSON]], list[tuple[str, JSON]]]:
+    """Option values for the combination ``names`` that ``Ruleset.build`` accepts and that between
+    them give every option every value of its declaration at least once.
+
+    Returns ``(rows, unreachable)``: ``rows`` is a list of option mappings (the first is the
+    defaults when they build), ``unreachable`` the ``(key, value)`` pairs no row could use because
+    the combination refuses them whatever the other options (for example
+    ``standard.wild_ones=false`` beside ``aces-switch``).
+    """
+    options = declared_options(names)
+    domains = {option.key: _domain(option) for option in options}
+    defaults = {option.key: option.default for option in options}
+    rows: list[dict[str, JSON]] = []
+    covered: set[tuple[str, JSON]] = set()
+
+    def accept(row: dict[str, JSON]) -> bool:
+        if row in rows or not _builds(names, row):
+            return False
+        rows.append(row)
+        covered.update(row.items())
+        return True
+
+    accept(dict(defaults))
+    width = max((len(values) for values in domains.values()), default=0)
+    for index in range(width):
+        row = {key: values[index % len(values)] for key, values in domains.items()}
+        if accept(row):
+            continue
+        # Put options back to their defaults one at a time until the row builds.
+        for key in row:
+            row[key] = defaults[key]
+            if accept(dict(row)):
+                break
+    unreachable: list[tuple[str, JSON]] = []
+    for key, values in domains.items():
+        for value in values:
+            if (key, value) in covered:
+                continue
+            if not any(accept({**base, key: value}) for base in [defaults, *rows]):
+                unreachable.append((key, value))
+    return rows, unreachable
+
+
+def buildable(names: Sequence[str]) -> bool:
+    """``Ruleset.build`` accepts exactly these variants for some option values."""
+    known = installed()
+    if not structurally_valid(names, known):
+        return False
+    if _builds(names, {}):
+        return True
+    return bool(option_rows(names)[0])
+
+
+def valid_combinations(variants: Iterable[str] | None = None) -> list[tuple[str, ...]]:
+    """Every combination of ``variants`` (default: all installed, the baseline aside) that
+    ``Ruleset.build`` accepts for some option values, smallest first, each sorted."""
+    known = installed()
+    pool = sorted(set(known if variants is None else variants) - {BASELINE})
+    found = []
+    for size in range(len(pool) + 1):
+        for combo in itertools.combinations(pool, size):
+            if buildable(combo):
+                found.append(combo)
+    return found
+
+
+def _economics(known: Mapping[str, InstalledVariant]) -> list[str]:
+    return [name for name, variant in known.items() if variant.info.economics]
+
+
+def _candidates(include: Sequence[str], known: Mapping[str, InstalledVariant]) -> tuple[str, ...]:
+    """``include``, what it requires, and the economics plugins if none of those is one."""
+    chosen = _closure(include, known)
+    if not any(known[name].info.economics for name in chosen):
+        chosen |= _closure(_economics(known), known)
+    return tuple(sorted(chosen))
+
+
+def _playable(candidates: Sequence[str], include: Sequence[str]) -> bool:
+    """Some subset of ``candidates`` holding ``include`` builds, for some option values."""
+    optional = [name for name in candidates if name not in include]
+    return any(
+        buildable((*include, *extra))
+        for size in range(len(optional) + 1)
+        for extra in itertools.combinations(optional, size)
+    )
+
+
+def law_cases(variant: str, *, combine: bool = True) -> list[LawCase]:
+    """The law checks for ``variant``: alone, with each compatible installed variant, and in any
+    valid combination of the installed variants (without ``combine``, only alone).
+
+    Raises :class:`~liarsdice.errors.RulesetError` or :class:`~liarsdice.errors.PluginError` when
+    the variant is not installed, fails to load, or cannot be played even alone.
+    """
+    find_variant(variant)  # raises UnknownVariant, or the plugin's load error
+    known = installed()
+    if variant == BASELINE:
+        include: tuple[str, ...] = ()
+    else:
+        include = (variant,)
+    alone = LawCase(variant, "alone", _candidates(include, known), include)
+    if not _playable(alone.candidates, include):
+        raise RulesetError(
+            f"{variant} cannot be played with {', '.join(alone.candidates)}: "
+            f"no combination of them builds"
+        )
+    cases = [alone]
+    if not combine:
+        return cases
+    for other in sorted(set(known) - {BASELINE, variant}):
+        pair = tuple(sorted({*include, other}))
+        candidates = _candidates(pair, known)
+        if _playable(candidates, pair):
+            cases.append(LawCase(variant, f"with[{other}]", candidates, pair))
+    everything = tuple(sorted(set(known) - {BASELINE}))
+    cases.append(LawCase(variant, "any-combination", everything, include))
+    return cases
+
+
+# --- running the laws ---------------------------------------------------------------------------
+
+
+def _hypothesis() -> Any:
+    try:
+        import hypothesis
+    except ImportError as error:  # pragma: no cover - depends on the environment
+        raise MissingHypothesis(
+            "the rule laws need Hypothesis: install liarsdice[testing] "
+            "(pip install 'liarsdice[testing]')"
+        ) from error
+    return hypothesis
+
+
+def hypothesis_settings(profile: str | None = None, **changes: Any) -> Settings:
+    """The settings of Hypothesis profile ``profile`` (default: ``$HYPOTHESIS_PROFILE``, else
+    ``fast``), with ``changes`` applied. Registers the kit's profiles without loading any, so the
+    caller's global settings stay as they are; an unknown profile name falls back to ``fast``."""
+    hypothesis = _hypothesis()
+    from liarsdice.testing import register_profiles
+
+    register_profiles(load=False)
+    name = profile or os.environ.get(PROFILE_VARIABLE) or "fast"
+    try:
+        base = hypothesis.settings.get_profile(name)
+    except hypothesis.errors.InvalidArgument:
+        base = hypothesis.settings.get_profile("fast")
+    chosen: Settings = hypothesis.settings(base, **changes)
+    return chosen
+
+
+@attrs.define
+class CaseRun:
+    """What a run of the laws covered: examples (games checked), distinct rulesets (variants and
+    option values) and the ``(option, value)`` pairs the drawn rulesets used."""
+
+    examples: int = 0
+    rulesets: set[tuple[tuple[str, ...], tuple[tuple[str, JSON], ...]]] = attrs.Factory(set)
+    values: set[tuple[str, JSON]] = attrs.Factory(set)
+
+    def add(self, rules: Ruleset) -> bool:
+        """Count one example under ``rules``; true if this ruleset is new to the run."""
+        self.examples += 1
+        self.values.update(rules.options.items())
+        key = (rules.names, tuple(sorted(rules.options.items())))
+        if key in self.rulesets:
+            return False
+        self.rulesets.add(key)
+        return True
+
+
+def run_case(
+    case: LawCase,
+    settings: Settings | None = None,
+    *,
+    run: CaseRun | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> CaseRun:
+    """Run every ruleset law and game law on games drawn for ``case`` (options drawn per example,
+    or pinned by ``options``), with ``settings`` (default :func:`hypothesis_settings`).
+
+    Raises the (shrunk) :class:`~liarsdice.testing.laws.LawViolation` of the first law broken,
+    with Hypothesis's falsifying example attached as a note.
+    """
+    hypothesis = _hypothesis()
+    lst = importlib.import_module("liarsdice.testing.strategies")
+
+    tally = run if run is not None else CaseRun()
+    rulesets = lst.rulesets(case.candidates, include=case.include, options=options)
+
+    def laws(game: PlayedGame) -> None:
+        if tally.add(game.rules):
+            check_ruleset(game.rules)
+        check_game(game.rules, game.steps)
+
+    laws.__name__ = laws.__qualname__ = "laws_" + re.sub(r"\W+", "_", case.id)
+    test = hypothesis.given(game=lst.games(rulesets))(laws)
+    # Keep each case's failures apart in Hypothesis's example database.
+    test._hypothesis_internal_add_digest = case.id.encode()
+    if settings is None:
+        # One bug at a time, without the slow "explain" phase: the law message says what broke.
+        settings = hypothesis_settings(report_multiple_bugs=False)
+        phases = [phase for phase in settings.phases if phase != hypothesis.Phase.explain]
+        settings = hypothesis.settings(settings, phases=phases)
+    settings(test)()
+    return tally
+
+
+def run_rows(
+    names: Sequence[str],
+    rows: Iterable[Mapping[str, Any]],
+    *,
+    games: int = 2,
+    seed: int = 0,
+    run: CaseRun | None = None,
+) -> CaseRun:
+    """Play ``games`` seeded random games (3 players, 2 dice) of the combination ``names`` at each
+    option row and check every law on them; raises the first ``LawViolation``."""
+    tally = run if run is not None else CaseRun()
+    for index, row in enumerate(rows):
+        rules = Ruleset.build(names, row)
+        check_ruleset(rules)
+        for game in range(games):
+            tally.add(rules)
+            chooser = seed * 100_003 + index * 101 + game
+            played = play_game(rules, ["p1", "p2", "p3"], 2, chooser, RandomChooser(chooser))
+            check_game(rules, played.steps)
+    return tally
+
+
+__all__ = [
+    "CaseRun",
+    "LawCase",
+    "MissingHypothesis",
+    "buildable",
+    "declared_options",
+    "hypothesis_settings",
+    "law_cases",
+    "option_rows",
+    "run_case",
+    "run_rows",
+    "structurally_valid",
+    "valid_combinations",
+]

@@ -1,0 +1,130 @@
+"""The pytest plugin for plugin authors: one line runs the laws against a variant, alone and with
+every compatible installed variant; a broken variant fails with the law's message."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+# Imported here so that pytester's in-process runs (which forget the modules they import) share
+# them with this process.
+import liarsdice.testing.pytest_plugin
+import liarsdice.testing.strategies
+import liarsdice.testing.suite  # noqa: F401
+
+pytest_plugins = ["pytester"]
+
+BROKEN = """
+import random
+import pytest
+from liarsdice import GameState, Resolution, VariantInfo, hookimpl
+
+
+class Unfair:
+    \"\"\"The wrong player loses every challenge.\"\"\"
+
+    @staticmethod
+    @hookimpl
+    def liarsdice_variant_info():
+        return VariantInfo("Unfair", "the wrong player loses")
+
+    @staticmethod
+    @hookimpl
+    def liarsdice_resolve_call(state: GameState, player: str, call: str, count: int):
+        placed = state.round.bids[-1]
+        lie = count < placed.bid.quantity
+        loser, winner = (player, placed.player) if lie else (placed.player, player)
+        return Resolution(
+            call, player, placed.player, placed.bid, count, not lie, (loser,), (winner,)
+        )
+
+
+pytestmark = pytest.mark.liarsdice_variant("unfair", plugin=Unfair, combine=False)
+"""
+
+
+def run(pytester: pytest.Pytester, source: str, *args: str) -> pytest.RunResult:
+    pytester.makepyfile(test_variant=textwrap.dedent(source))
+    return pytester.runpytest_inprocess("-p", "no:cacheprovider", "-p", "no:randomly", *args)
+
+
+def test_one_line_collects_alone_each_compatible_partner_and_any_combination(
+    pytester: pytest.Pytester,
+) -> None:
+    result = run(
+        pytester,
+        """
+        import pytest
+        pytestmark = pytest.mark.liarsdice_variant("ones-locking")
+        """,
+        "--collect-only",
+        "-q",
+    )
+    lines = result.stdout.lines
+    laws = "test_variant.py::liarsdice_laws[ones-locking]::"
+    assert f"{laws}alone" in lines
+    assert f"{laws}with[calza]" in lines and f"{laws}with[revolver]" in lines
+    assert f"{laws}any-combination" in lines
+    # ones-locking conflicts with aces-switch: no such pair.
+    assert not [line for line in lines if "with[aces-switch]" in line]
+    assert not [line for line in lines if "with[ones-locking]" in line]
+
+
+def test_a_module_attribute_asks_too_and_the_laws_pass(pytester: pytest.Pytester) -> None:
+    result = run(pytester, 'liarsdice_variant = "dice-loss"\n', "-k", "alone or cheko", "-v")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*liarsdice_laws?dice-loss?::alone PASSED*"])
+
+
+def test_a_broken_variant_fails_with_the_law_and_a_shrunk_game(pytester: pytest.Pytester) -> None:
+    result = run(pytester, BROKEN)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*liarsdice laws for unfair*",
+            "*law violated: a challenge has exactly one loser*",
+            "*ruleset: Ruleset(*unfair*",
+            "*example: *",
+            "*laws_unfair_alone(*",
+        ]
+    )
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_an_unknown_variant_is_a_collection_error_naming_the_installed_ones(
+    pytester: pytest.Pytester,
+) -> None:
+    result = run(pytester, 'liarsdice_variant = "no-such-variant"\n')
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*liarsdice laws for no-such-variant: unknown variant*installed*"])
+
+
+def test_a_marker_without_names_is_refused(pytester: pytest.Pytester) -> None:
+    result = run(pytester, "import pytest\npytestmark = pytest.mark.liarsdice_variant()\n")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*liarsdice_variant needs variant names*"])
+
+
+def test_modules_that_do_not_ask_get_nothing(pytester: pytest.Pytester) -> None:
+    result = run(pytester, "def test_plain():\n    pass\n", "--collect-only", "-q")
+    assert [line for line in result.stdout.lines if "::" in line] == ["test_variant.py::test_plain"]
+
+
+def test_loading_the_plugin_imports_neither_hypothesis_nor_the_kit() -> None:
+    code = (
+        "import sys, liarsdice.testing.pytest_plugin\n"
+        "loaded = [m for m in ('hypothesis', 'liarsdice.testing.laws', 'liarsdice.testing.suite')"
+        " if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_plugin_is_registered_through_the_pytest11_entry_point(
+    pytestconfig: pytest.Config,
+) -> None:
+    plugin = pytestconfig.pluginmanager.get_plugin("liarsdice")
+    assert plugin is not None and plugin.__name__ == "liarsdice.testing.pytest_plugin"
