@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from liarsdice import Ruleset
+from liarsdice import Ruleset, hookimpl
 from liarsdice.cli import EXIT_BAD_INPUT, cli, main
 from liarsdice.ruleset import installed
 
@@ -191,3 +191,22 @@ def test_presets_lists_the_seed_presets(runner: CliRunner) -> None:
     assert result.exit_code == 0, result.output
     names = {line.split()[0] for line in result.output.splitlines() if not line.startswith(" ")}
     assert {"casino", "cheko", "dudo", "online", "perudo"} <= names
+
+
+def test_a_broken_plugin_is_listed_apart_and_its_error_fits_one_line(
+    install_plugins, plugin_factory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    @hookimpl
+    def liarsdice_bid_rank(bid, state):  # an argument the spec lacks: pluggy refuses it
+        return None
+
+    install_plugins({"greedy": plugin_factory("greedy", liarsdice_bid_rank)})
+    main(["variants"])
+    captured = capsys.readouterr()
+    assert "dice-loss" in captured.out and "greedy" not in captured.out
+    assert "greedy" in captured.err and "broken" in captured.err
+    with pytest.raises(SystemExit) as exited:
+        main(["rules", "-v", "dice-loss", "-v", "greedy"])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "greedy" in err

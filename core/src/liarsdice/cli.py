@@ -10,7 +10,7 @@ import json
 import sys
 from collections.abc import Sequence
 from random import Random
-from typing import Any
+from typing import Any, NoReturn
 
 import attrs
 import click
@@ -21,7 +21,7 @@ from liarsdice import tournament as tournament_module
 from liarsdice.bots import make_bot
 from liarsdice.errors import PluginError, RulesetError
 from liarsdice.models import FACE_NAMES, Bid
-from liarsdice.ruleset import Ruleset, installed
+from liarsdice.ruleset import Ruleset, broken, installed
 from liarsdice.ruleset import presets as installed_presets
 from liarsdice.simulate import simulate as run_simulation
 
@@ -53,7 +53,11 @@ variant_option = click.option(
     "--variant", "-v", "variants", multiple=True, metavar="NAME", help="Add a variant (repeatable)."
 )
 option_option = click.option(
-    "--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
+    "--option",
+    "-o",
+    "options",
+    multiple=True,
+    metavar="NAME=VALUE",
     help="Set an option, e.g. standard.wild_ones=false (repeatable).",
 )
 
@@ -71,6 +75,8 @@ def variants() -> None:
     dist_width = max(len(v.distribution) for v in found.values())
     for name, variant in found.items():
         click.echo(f"{name:<{width}}  {variant.distribution:<{dist_width}}  {variant.info.summary}")
+    for name, error in broken().items():
+        click.echo(f"{name:<{width}}  (broken: {' '.join(str(error).split())})", err=True)
 
 
 @cli.command()
@@ -107,7 +113,9 @@ def adjudicate(file: str) -> None:
 @variant_option
 @option_option
 @click.option("--players", type=click.IntRange(min=2), default=6, show_default=True)
-@click.option("--dice", type=click.IntRange(min=1), default=5, show_default=True, help="Dice per player.")
+@click.option(
+    "--dice", type=click.IntRange(min=1), default=5, show_default=True, help="Dice per player."
+)
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
@@ -124,13 +132,19 @@ def simulate(
     """Play GAMES full games with the random policy and report throughput and wins by seat."""
     rules = _ruleset(preset, variants, options)
     show_bar = sys.stderr.isatty() and not as_json
-    with click.progressbar(length=games, label="games", file=sys.stderr, hidden=not show_bar) as bar:
-        report = run_simulation(rules, players, games, seed, dice_per_player=dice, progress=bar.update)
+    with click.progressbar(
+        length=games, label="games", file=sys.stderr, hidden=not show_bar
+    ) as bar:
+        report = run_simulation(
+            rules, players, games, seed, dice_per_player=dice, progress=bar.update
+        )
     if as_json:
         click.echo(json.dumps(attrs.asdict(report)))
         return
     click.echo(f"{rules!r}: {players} players x {dice} dice, seed {seed}")
-    click.echo(f"games            {report.games} in {report.seconds:.2f} s ({report.games_per_second} games/s)")
+    click.echo(
+        f"games            {report.games} in {report.seconds:.2f} s ({report.games_per_second} games/s)"
+    )
     click.echo(f"rounds per game  {report.rounds_per_game}")
     click.echo(f"actions per game {report.actions_per_game}")
     click.echo("wins by seat     " + ", ".join(f"{s}: {n}" for s, n in report.wins_by_seat.items()))
@@ -318,8 +332,12 @@ def main(argv: Sequence[str] | None = None) -> Any:
     except click.Abort:
         sys.exit(1)
     except click.ClickException as error:
-        click.echo(f"liarsdice: {error.format_message()}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
+        _fail(error.format_message())
     except (RulesetError, PluginError, scenario.ScenarioError) as error:
-        click.echo(f"liarsdice: {error}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
+        _fail(str(error))
+
+
+def _fail(message: str) -> NoReturn:
+    """Print ``message`` as one line on stderr (pluggy's messages span several) and exit 2."""
+    click.echo(f"liarsdice: {' '.join(message.split())}", err=True)
+    sys.exit(EXIT_BAD_INPUT)

@@ -14,6 +14,10 @@ _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
 
+def _a(noun: str) -> str:
+    return f"an {noun}" if noun[0] in "aeiou" else f"a {noun}"
+
+
 @attrs.frozen
 class Option:
     """An option of plugin ``plugin``, addressed as ``"plugin.name"``.
@@ -44,9 +48,11 @@ class Option:
         if isinstance(value, str) and kind is not str:
             value = self._from_text(value, kind)
         if type(value) is not kind:
-            raise BadOptionValue(f"option {self.key} takes a {kind.__name__}, not {value!r}")
+            raise BadOptionValue(f"option {self.key} takes {_a(kind.__name__)}, not {value!r}")
         if self.choices is not None and value not in self.choices:
-            raise BadOptionValue(f"option {self.key} must be one of {', '.join(self.choices)}, not {value!r}")
+            raise BadOptionValue(
+                f"option {self.key} must be one of {', '.join(self.choices)}, not {value!r}"
+            )
         if self.minimum is not None and value < self.minimum:
             raise BadOptionValue(f"option {self.key} must be at least {self.minimum}, not {value}")
         if self.maximum is not None and value > self.maximum:
@@ -62,7 +68,7 @@ class Option:
                 return int(lowered)
             except ValueError:
                 pass
-        raise BadOptionValue(f"option {self.key} takes a {kind.__name__}, not {text!r}")
+        raise BadOptionValue(f"option {self.key} takes {_a(kind.__name__)}, not {text!r}")
 
     def describe(self) -> str:
         """One line for help pages: key, type or choices, default and help text."""
