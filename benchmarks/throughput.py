@@ -19,7 +19,7 @@ from liarsdice.ruleset import Ruleset
 from liarsdice.simulate import simulate
 
 sys.path.insert(0, str(Path(__file__).parent))
-import plain_engine  # noqa: E402
+import plain_engine
 
 
 def plain_games_per_second(players: int, dice: int, games: int, seed: int) -> float:
@@ -45,8 +45,10 @@ def main() -> None:
         report = simulate(rules, args.players, args.games, run, dice_per_player=args.dice)
         ours.append(report.games_per_second)
     ours_median, plain_median = statistics.median(ours), statistics.median(plain)
-    print(f"{args.players} players x {args.dice} dice, {rules!r}, random policy, "
-          f"{args.games} games x {args.runs} runs")
+    print(
+        f"{args.players} players x {args.dice} dice, {rules!r}, random policy, "
+        f"{args.games} games x {args.runs} runs"
+    )
     print(f"  plain engine : {plain_median:8.1f} games/s (median)")
     print(f"  liarsdice    : {ours_median:8.1f} games/s (median)")
     print(f"  ratio        : {ours_median / plain_median:8.2f} (liarsdice / plain)")

@@ -9,9 +9,7 @@ the way in needs more than half, floor(q/2)+1 — seed 003's "half up, then doub
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-
-from liarsdice import Bid, GameState, Options, VariantInfo, hookimpl
+from liarsdice import Bid, GameState, Options, RankKey, VariantInfo, hookimpl
 from liarsdice.options import OptionRegistry
 from liarsdice.rulestext import RulesText
 
@@ -46,7 +44,7 @@ def liarsdice_combination_problem(options: Options) -> str | None:
 
 
 @hookimpl
-def liarsdice_bid_rank(bid: Bid, options: Options) -> Hashable | None:
+def liarsdice_bid_rank(bid: Bid, options: Options) -> RankKey | None:
     if bid.face != 1:
         return None
     doubled = 2 * bid.quantity

@@ -10,9 +10,18 @@ Plugin state: ``{"locked": bool}``, reset at every round start.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 
-from liarsdice import Bid, GameState, Notice, Options, PluginStateSet, VariantInfo, hookimpl
+from liarsdice import (
+    Bid,
+    GameState,
+    Notice,
+    Options,
+    PluginStateSet,
+    RankKey,
+    VariantInfo,
+    hookimpl,
+)
 from liarsdice.events import Effect
 from liarsdice.options import OptionRegistry
 from liarsdice.rulestext import RulesText
@@ -47,7 +56,7 @@ def liarsdice_combination_problem(options: Options) -> str | None:
 
 
 @hookimpl
-def liarsdice_bid_rank(bid: Bid, options: Options) -> Hashable | None:
+def liarsdice_bid_rank(bid: Bid, options: Options) -> RankKey | None:
     if bid.face == 1 and options["ones-locking.ones_rank"] == "high":
         return (bid.quantity, 7)
     return None

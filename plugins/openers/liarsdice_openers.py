@@ -139,7 +139,9 @@ class RandomOpener:
 
     @hookimpl
     def liarsdice_describe(self) -> RulesText:
-        return RulesText(topics={"first-opener": "A player chosen at random opens the first round."})
+        return RulesText(
+            topics={"first-opener": "A player chosen at random opens the first round."}
+        )
 
 
 winner_opens = WinnerOpens()

@@ -128,4 +128,6 @@ Survivors keep their bullets."""
         "Sleeping through your clock is fatal: every remaining chamber of your revolver is loaded "
         "and fired."
     )
-    return RulesText(text=own, topics={"timeouts": timeouts, "winning": "The last player alive wins."})
+    return RulesText(
+        text=own, topics={"timeouts": timeouts, "winning": "The last player alive wins."}
+    )

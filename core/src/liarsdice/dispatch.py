@@ -8,14 +8,14 @@ Results are the same as ``pm.hook.<name>(...)``; a test checks that they agree.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from random import Random
 from typing import Any
 
 import pluggy
 
 from liarsdice.events import Effect
-from liarsdice.models import Bid, GameState, Resolution
+from liarsdice.models import Bid, GameState, RankKey, Resolution
 from liarsdice.options import Options
 
 _Call = Callable[..., Any]
@@ -85,7 +85,7 @@ class Hooks:
     list of non-``None`` answers.
     """
 
-    bid_rank: Callable[[Bid], Hashable]
+    bid_rank: Callable[[Bid], RankKey]
     face_allowed: Callable[[GameState, str, int], bool | str | None]
     bid_problem: Callable[[GameState, str, Bid], list[str]]
     matching_faces: Callable[[GameState, int], frozenset[int]]

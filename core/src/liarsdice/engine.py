@@ -105,6 +105,8 @@ def new_game(
     state = log.emit(GameStarted(tuple(players), dice_per_player))
     if first_opener is None:
         first_opener = rules.hooks.first_opener(state, rng)
+        if first_opener is None:
+            raise PluginError("no plugin chose the first opener")
     if first_opener not in players:
         raise ValueError(f"first opener {first_opener!r} is not at the table")
     log.emit(OpenerChosen(first_opener))

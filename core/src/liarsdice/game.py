@@ -8,7 +8,7 @@ from random import Random
 
 from liarsdice import engine
 from liarsdice.events import Event
-from liarsdice.models import Action, Bid, BidAction, CallAction, GameState, TimeoutAction
+from liarsdice.models import Action, Bid, BidAction, CallAction, TimeoutAction
 from liarsdice.ruleset import Ruleset
 from liarsdice.views import PlayerView, player_view
 

@@ -22,13 +22,13 @@ hooks collect every non-``None`` result.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from random import Random
 
 import pluggy
 
 from liarsdice.events import Effect
-from liarsdice.models import JSON, Bid, GameState, Resolution
+from liarsdice.models import JSON, Bid, GameState, RankKey, Resolution
 from liarsdice.options import CallRegistry, OptionRegistry, Options, VariantInfo
 from liarsdice.presets import PresetRegistry
 from liarsdice.rulestext import RulesText
@@ -91,17 +91,19 @@ def liarsdice_combination_problem(variants: Sequence[str], options: Options) -> 
 
 
 @hookspec(firstresult=True)
-def liarsdice_bid_rank(bid: Bid, options: Options) -> Hashable:  # type: ignore[empty-body]
+def liarsdice_bid_rank(bid: Bid, options: Options) -> RankKey:  # type: ignore[empty-body]
     """The sort key of ``bid`` in the total order of bids: a raise must have a greater key.
 
-    Keys must be mutually comparable and distinct for distinct bids. The rank must not depend on
+    Keys are tuples of numbers, distinct for distinct bids. The rank must not depend on
     the game state, only on the bid and the options: the ruleset sorts the bid ladder once.
     Stops at the first non-``None`` result.
     """
 
 
 @hookspec(firstresult=True)
-def liarsdice_face_allowed(state: GameState, player: str, face: int, options: Options) -> bool | str | None:
+def liarsdice_face_allowed(
+    state: GameState, player: str, face: int, options: Options
+) -> bool | str | None:
     """May ``player`` name ``face`` in a bid right now?
 
     :return: ``True`` to allow, a reason string to refuse (``False`` refuses with a generic
@@ -137,7 +139,9 @@ def liarsdice_matching_faces(state: GameState, face: int, options: Options) -> f
 
 
 @hookspec
-def liarsdice_call_problem(state: GameState, player: str, call: str, options: Options) -> str | None:
+def liarsdice_call_problem(
+    state: GameState, player: str, call: str, options: Options
+) -> str | None:
     """Why ``player`` may not make a call of kind ``call`` now, or ``None``.
 
     The engine itself checks the turn, that the call kind is registered and that there is a bid to
@@ -167,9 +171,9 @@ def liarsdice_settle(
     """Turn a ruling into effects: lose a die, load a bullet and pull, regain a die, ...
 
     Every plugin is asked, and all effects are applied in order; effects on a player who is already
-    out are dropped, and a loss of more dice than a player holds takes what is there. ``state`` is the state with the ruling recorded. Draw any randomness from
-    ``rng`` (see :func:`liarsdice.chance.rigged`). A player left with no dice is eliminated by the
-    engine.
+    out are dropped, and a loss of more dice than a player holds takes what is there. ``state`` is
+    the state with the ruling recorded. Draw any randomness from ``rng`` (see
+    :func:`liarsdice.chance.rigged`). A player left with no dice is eliminated by the engine.
     """
 
 
@@ -212,7 +216,9 @@ def liarsdice_round_started(state: GameState, options: Options) -> Sequence[Effe
 
 
 @hookspec
-def liarsdice_bid_made(state: GameState, player: str, bid: Bid, options: Options) -> Sequence[Effect] | None:
+def liarsdice_bid_made(
+    state: GameState, player: str, bid: Bid, options: Options
+) -> Sequence[Effect] | None:
     """``player`` has bid ``bid`` (already in ``state``); return effects to apply, or ``None``.
 
     For example ones-locking records that ones are locked for the rest of the round. As for
@@ -224,7 +230,9 @@ def liarsdice_bid_made(state: GameState, player: str, bid: Bid, options: Options
 
 
 @hookspec
-def liarsdice_player_public(state: GameState, player: str, options: Options) -> Mapping[str, JSON] | None:
+def liarsdice_player_public(
+    state: GameState, player: str, options: Options
+) -> Mapping[str, JSON] | None:
     """Public facts about ``player`` that this plugin owns, for views (for example bullets)."""
 
 

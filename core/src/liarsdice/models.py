@@ -14,13 +14,16 @@ import attrs
 JSON: TypeAlias = Any
 """A value that survives ``json.dumps``/``json.loads`` unchanged (plugin state is made of these)."""
 
+RankKey: TypeAlias = tuple[float, ...]
+"""A bid's place in the total order of bids: tuples compared element by element."""
+
 FACE_NAMES = {1: "ones", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes"}
 FACE_NAME = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
 @attrs.frozen
 class Bid:
-    """"At least ``quantity`` dice on the whole table show ``face``"."""
+    """ "At least ``quantity`` dice on the whole table show ``face``"."""
 
     quantity: int
     face: int

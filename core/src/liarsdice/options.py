@@ -72,10 +72,7 @@ class Option:
 
     def describe(self) -> str:
         """One line for help pages: key, type or choices, default and help text."""
-        if self.choices:
-            kind = "|".join(self.choices)
-        else:
-            kind = type(self.default).__name__
+        kind = "|".join(self.choices) if self.choices else type(self.default).__name__
         default = str(self.default).lower() if isinstance(self.default, bool) else self.default
         return f"{self.key} ({kind}, default {default}): {self.help}"
 

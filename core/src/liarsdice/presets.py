@@ -45,7 +45,9 @@ class PresetRegistry:
         """Register preset ``name``; a second preset of the same name is an error."""
         if name in self.presets:
             raise ValueError(f"preset {name!r} is registered twice")
-        self.presets[name] = Preset(name, title, source, summary, tuple(variants), dict(options or {}))
+        self.presets[name] = Preset(
+            name, title, source, summary, tuple(variants), dict(options or {})
+        )
 
 
 BUILT_IN = (
@@ -72,7 +74,7 @@ BUILT_IN = (
         "seed 002",
         "Aces count double (ceil(q/2) in, 2q+1 out), dice loss, an exact call that regains a die "
         "while more than half the dice are in play, whoever's dice changed last opens, a roll-off "
-        "for the first round, no \"one one\" against a one-die player.",
+        'for the first round, no "one one" against a one-die player.',
         ("aces-switch", "dice-loss", "calza", "last-change-opens", "roll-off", "cheko"),
         {
             "aces-switch.back": "double-plus-one",

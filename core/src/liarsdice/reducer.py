@@ -45,7 +45,7 @@ def _with(
     *,
     players: tuple[PlayerState, ...] | None = None,
     round: RoundState | None = None,
-    next_opener: str | None = _KEEP,  # type: ignore[assignment]
+    next_opener: str | None = _KEEP,
     winner: str | None = None,
     plugins: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> GameState:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import bisect
 import functools
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
@@ -26,7 +26,7 @@ from liarsdice.errors import (
     UnknownPreset,
     UnknownVariant,
 )
-from liarsdice.models import FACE_NAMES, JSON, Bid, GameState
+from liarsdice.models import FACE_NAMES, JSON, Bid, GameState, RankKey
 from liarsdice.options import CallKind, CallRegistry, Option, OptionRegistry, VariantInfo
 from liarsdice.presets import Preset, PresetRegistry
 
@@ -220,7 +220,7 @@ class Ruleset:
         for variant in variants:
             self.pm.register(variant.plugin, name=variant.name)
         self.hooks = Hooks(self.pm, self.options)
-        self._ladders: dict[tuple[int, frozenset[int]], tuple[list[Hashable], list[Bid]]] = {}
+        self._ladders: dict[tuple[int, frozenset[int]], tuple[list[RankKey], list[Bid]]] = {}
         # When no face_allowed implementation reads the state or the player, its answers never
         # change: ask once now instead of on every turn.
         fixed = not self.hooks.reads["face_allowed"] & {"state", "player"}
@@ -275,7 +275,7 @@ class Ruleset:
 
     def ladder(
         self, dice_in_play: int, refused: frozenset[int] = frozenset()
-    ) -> tuple[list[Hashable], list[Bid]]:
+    ) -> tuple[list[RankKey], list[Bid]]:
         """Every bid with quantity 1..``dice_in_play`` and a face not in ``refused``, sorted by
         rank: (rank keys, bids)."""
         key = (dice_in_play, refused)

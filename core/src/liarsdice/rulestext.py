@@ -58,7 +58,7 @@ def _text_of(rules: Ruleset, name: str) -> RulesText:
             answer = impl.function(**{arg: rules.options for arg in impl.argnames})
             if answer is None:
                 return RulesText()
-            return answer if isinstance(answer, RulesText) else RulesText(text=answer)
+            return answer if isinstance(answer, RulesText) else RulesText(text=str(answer))
     return RulesText()
 
 
@@ -86,7 +86,11 @@ def render(rules: Ruleset) -> str:
     for variant in [baseline, *variants]:
         own = texts[variant.name].text.strip()
         if variant is not baseline:
-            changed = [TOPICS[t].lower() for t in TOPICS if rewritten.get(t, ("", ""))[1] == variant.info.title]
+            changed = [
+                TOPICS[t].lower()
+                for t in TOPICS
+                if rewritten.get(t, ("", ""))[1] == variant.info.title
+            ]
             if changed:
                 own = f"{own}\n\nRewrites the rules above on: {', '.join(changed)}.".strip()
             sections.append(f"## {variant.info.title}\n\n{own or variant.info.summary}")

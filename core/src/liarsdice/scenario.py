@@ -20,7 +20,16 @@ from liarsdice.ruleset import Ruleset
 from liarsdice.views import public_facts
 
 ROUND_KEYS = {"dice", "actions"}
-TOP_KEYS = {"variants", "preset", "options", "players", "dice_per_player", "first_opener", "seed", "rounds"}
+TOP_KEYS = {
+    "variants",
+    "preset",
+    "options",
+    "players",
+    "dice_per_player",
+    "first_opener",
+    "seed",
+    "rounds",
+}
 
 #: Builds a ruleset from (preset, variants, options).
 RulesetFactory = Callable[[str | None, list[str], Mapping[str, Any]], Ruleset]
@@ -30,7 +39,9 @@ class ScenarioError(ValueError):
     """The scenario file is malformed or does not fit its own table."""
 
 
-def _default_factory(preset: str | None, variants: list[str], options: Mapping[str, Any]) -> Ruleset:
+def _default_factory(
+    preset: str | None, variants: list[str], options: Mapping[str, Any]
+) -> Ruleset:
     return Ruleset.build(variants, options, preset)
 
 
@@ -54,7 +65,7 @@ def _parse_action(index: int, raw: Any, players: list[str]) -> Action:
         )
         return BidAction(player, Bid(bid[0], bid[1]))
     if "call" in raw:
-        _expect(isinstance(raw["call"], str), f"{where}: a call names its kind, e.g. \"challenge\"")
+        _expect(isinstance(raw["call"], str), f'{where}: a call names its kind, e.g. "challenge"')
         return CallAction(player, raw["call"])
     _expect(raw["timeout"] is True, f"{where}: timeout must be true")
     return TimeoutAction(player)
@@ -76,19 +87,24 @@ def _ruling(resolution: Resolution | None) -> dict[str, Any] | None:
 
 def _rolls(number: int, raw: Any, game: Game) -> dict[str, list[int]]:
     where = f"round {number}"
-    _expect(isinstance(raw, dict), f"{where}: \"dice\" must map each living player to a roll")
+    _expect(isinstance(raw, dict), f'{where}: "dice" must map each living player to a roll')
     for name, roll in raw.items():
-        _expect(any(p.name == name for p in game.state.players), f"{where}: unknown player {name!r}")
+        _expect(
+            any(p.name == name for p in game.state.players), f"{where}: unknown player {name!r}"
+        )
         player = game.state.player(name)
         _expect(player.alive, f"{where}: {name} is out and has no dice")
         _expect(
             isinstance(roll, list) and all(type(d) is int and 1 <= d <= 6 for d in roll),
             f"{where}: {name}'s roll must be a list of faces 1-6",
         )
-        _expect(len(roll) == player.dice, f"{where}: {name} holds {player.dice} dice, not {len(roll)}")
+        _expect(
+            len(roll) == player.dice, f"{where}: {name} holds {player.dice} dice, not {len(roll)}"
+        )
     for player in game.state.alive:
         _expect(player.name in raw, f"{where}: no roll for {player.name}")
-    return raw
+    rolls: dict[str, list[int]] = raw
+    return rolls
 
 
 def run(scenario: Mapping[str, Any], factory: RulesetFactory = _default_factory) -> dict[str, Any]:
@@ -96,32 +112,34 @@ def run(scenario: Mapping[str, Any], factory: RulesetFactory = _default_factory)
     _expect(isinstance(scenario, dict), "a scenario is a JSON object")
     unknown = set(scenario) - TOP_KEYS
     _expect(not unknown, f"unknown keys: {', '.join(sorted(unknown))}")
-    players = scenario.get("players")
+    players: list[str] = scenario.get("players")  # type: ignore[assignment]  # checked next
     _expect(
-        isinstance(players, list) and len(players) >= 2 and all(isinstance(p, str) for p in players),
-        "\"players\" must list at least two names",
+        isinstance(players, list)
+        and len(players) >= 2
+        and all(isinstance(p, str) for p in players),
+        '"players" must list at least two names',
     )
     _expect(len(set(players)) == len(players), "player names must be unique")
     variants = scenario.get("variants", [])
     _expect(
         isinstance(variants, list) and all(isinstance(v, str) for v in variants),
-        "\"variants\" must be a list of names",
+        '"variants" must be a list of names',
     )
     options = scenario.get("options", {})
-    _expect(isinstance(options, dict), "\"options\" must be an object")
+    _expect(isinstance(options, dict), '"options" must be an object')
     dice = scenario.get("dice_per_player", 5)
-    _expect(type(dice) is int and dice >= 1, "\"dice_per_player\" must be a positive integer")
+    _expect(type(dice) is int and dice >= 1, '"dice_per_player" must be a positive integer')
     first = scenario.get("first_opener")
     _expect(first is None or first in players, f"first_opener {first!r} is not a player")
     rounds = scenario.get("rounds", [])
-    _expect(isinstance(rounds, list), "\"rounds\" must be a list")
+    _expect(isinstance(rounds, list), '"rounds" must be a list')
 
     try:
         rules = factory(scenario.get("preset"), variants, options)
     except RulesetError as error:
         raise ScenarioError(str(error)) from error
     seed = scenario.get("seed", 0)
-    _expect(type(seed) is int, "\"seed\" must be an integer")
+    _expect(type(seed) is int, '"seed" must be an integer')
     rng = RiggedRandom(seed)
     game = Game(rules, players, rng, dice_per_player=dice, first_opener=first)
 
@@ -142,7 +160,7 @@ def run(scenario: Mapping[str, Any], factory: RulesetFactory = _default_factory)
         assert round_state is not None
         rejected = []
         raw_actions = raw_round.get("actions", [])
-        _expect(isinstance(raw_actions, list), f"round {number}: \"actions\" must be a list")
+        _expect(isinstance(raw_actions, list), f'round {number}: "actions" must be a list')
         for index, raw_action in enumerate(raw_actions):
             action = _parse_action(index, raw_action, players)
             try:

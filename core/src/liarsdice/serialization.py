@@ -17,8 +17,8 @@ from liarsdice.models import Action
 T = TypeVar("T")
 
 converter = make_converter()
-configure_tagged_union(Event, converter, tag_name="type")  # type: ignore[arg-type]
-configure_tagged_union(Action, converter, tag_name="type")  # type: ignore[arg-type]
+configure_tagged_union(Event, converter, tag_name="type")
+configure_tagged_union(Action, converter, tag_name="type")
 
 
 def to_data(value: Any, as_type: Any = None) -> Any:

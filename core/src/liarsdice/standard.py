@@ -8,10 +8,8 @@ the bidder. Seat 1 opens the first round, the loser opens the next. A timeout is
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-
 from liarsdice.hookspecs import hookimpl
-from liarsdice.models import Bid, GameState, Resolution
+from liarsdice.models import Bid, GameState, RankKey, Resolution
 from liarsdice.options import CallRegistry, OptionRegistry, Options, VariantInfo
 from liarsdice.presets import BUILT_IN, PresetRegistry
 from liarsdice.rulestext import RulesText
@@ -58,7 +56,7 @@ def liarsdice_register_presets(presets: PresetRegistry) -> None:
 
 
 @hookimpl(trylast=True)
-def liarsdice_bid_rank(bid: Bid) -> Hashable:
+def liarsdice_bid_rank(bid: Bid) -> RankKey:
     return (bid.quantity, bid.face)
 
 
@@ -75,7 +73,9 @@ def liarsdice_matching_faces(face: int, options: Options) -> frozenset[int]:
 
 
 @hookimpl(trylast=True)
-def liarsdice_resolve_call(state: GameState, player: str, call: str, count: int) -> Resolution | None:
+def liarsdice_resolve_call(
+    state: GameState, player: str, call: str, count: int
+) -> Resolution | None:
     if call != "challenge":
         return None
     assert state.round is not None and state.round.bids

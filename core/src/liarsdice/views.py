@@ -88,7 +88,9 @@ def view_state(view: PlayerView) -> GameState:
     answer on it exactly as on the real state.
     """
     rolls = {
-        seat.name: (view.own_dice if seat.name == view.viewer and view.own_dice else (0,) * seat.dice)
+        seat.name: (
+            view.own_dice if seat.name == view.viewer and view.own_dice else (0,) * seat.dice
+        )
         for seat in view.seats
         if seat.alive
     }
