@@ -16,7 +16,7 @@ import attrs
 import click
 
 from liarsdice import odds as odds_module
-from liarsdice import scenario
+from liarsdice import scaffold, scenario
 from liarsdice import tournament as tournament_module
 from liarsdice.bots import make_bot
 from liarsdice.errors import PluginError, RulesetError
@@ -323,6 +323,43 @@ def tournament(
     )
 
 
+@cli.command("new-variant")
+@click.argument("name")
+@click.option(
+    "--dir",
+    "parent",
+    default="plugins",
+    show_default=True,
+    metavar="PATH",
+    help="Make the package folder in PATH.",
+)
+def new_variant(name: str, parent: str) -> None:
+    """Scaffold a variant plugin package NAME (e.g. heavy-loss) in PATH/<name_with_underscores>/.
+
+    It holds a pyproject.toml with the entry point, a module with a working rule (the loser gives
+    up one die) and its rules text, a README, a golden scenario, unit tests and a laws test.
+    """
+    folder = scaffold.new_variant(name, parent)
+    distribution = scaffold.placeholders(name)["distribution"]
+    click.echo(f"created {folder}/ (distribution {distribution}, variant {name}):")
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        click.echo(f"  {path.relative_to(folder)}")
+    if name in installed():
+        click.echo(f"note: a variant named {name} is already installed here", err=True)
+    root = scaffold.workspace_root(folder)
+    if root is not None:
+        click.echo(
+            f"next: add {distribution} to the dependencies and [tool.uv.sources] of "
+            f"{root / 'pyproject.toml'}, then run uv lock && uv sync"
+        )
+    else:
+        here = folder if folder.is_absolute() else f"./{folder}"
+        click.echo(
+            f"next: install it beside liarsdice (pip install -e '{here}[test]'), then run pytest "
+            f"in {folder}"
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> Any:
     """Entry point: run the command, turning bad input into one line on stderr and exit status 2."""
     try:
@@ -333,7 +370,7 @@ def main(argv: Sequence[str] | None = None) -> Any:
         sys.exit(1)
     except click.ClickException as error:
         _fail(error.format_message())
-    except (RulesetError, PluginError, scenario.ScenarioError) as error:
+    except (RulesetError, PluginError, scenario.ScenarioError, scaffold.ScaffoldError) as error:
         _fail(str(error))
 
 

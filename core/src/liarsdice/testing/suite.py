@@ -101,7 +101,7 @@ def structurally_valid(names: Iterable[str], known: Mapping[str, InstalledVarian
     ) and any(v.info.economics for v in chosen)
 
 
-def _domain(option: Option) -> list[JSON]:
+def option_domain(option: Option) -> list[JSON]:
     """Every value of ``option`` (ints: ascending; others: the default first)."""
     default = option.default
     if type(default) is bool:
@@ -143,7 +143,7 @@ def option_rows(names: Sequence[str]) -> tuple[list[dict[str, JSON]], list[tuple
     ``standard.wild_ones=false`` beside ``aces-switch``).
     """
     options = declared_options(names)
-    domains = {option.key: _domain(option) for option in options}
+    domains = {option.key: option_domain(option) for option in options}
     defaults = {option.key: option.default for option in options}
     rows: list[dict[str, JSON]] = []
     covered: set[tuple[str, JSON]] = set()
@@ -251,6 +251,22 @@ def law_cases(variant: str, *, combine: bool = True) -> list[LawCase]:
     everything = tuple(sorted(set(known) - {BASELINE}))
     cases.append(LawCase(variant, "any-combination", everything, include))
     return cases
+
+
+def smallest_ruleset(variant: str) -> Ruleset:
+    """The smallest ruleset holding ``variant``: the variant, what it requires, and an economics
+    plugin if it has none, at default option values where they build."""
+    case = law_cases(variant, combine=False)[0]
+    optional = [name for name in case.candidates if name not in case.include]
+    for size in range(len(optional) + 1):
+        for extra in itertools.combinations(optional, size):
+            names = (*case.include, *extra)
+            if not structurally_valid(names, installed()):
+                continue
+            rows, _ = option_rows(names)
+            if rows:
+                return Ruleset.build(names, rows[0])
+    raise RulesetError(f"no ruleset holding {variant} builds")  # law_cases checked it does
 
 
 # --- running the laws ---------------------------------------------------------------------------
@@ -371,9 +387,11 @@ __all__ = [
     "declared_options",
     "hypothesis_settings",
     "law_cases",
+    "option_domain",
     "option_rows",
     "run_case",
     "run_rows",
+    "smallest_ruleset",
     "structurally_valid",
     "valid_combinations",
 ]
