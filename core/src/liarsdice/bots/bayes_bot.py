@@ -11,11 +11,12 @@ chance of ones too, so the evidence spills over to every face — and the other 
 little. Each bid of the round is applied in turn; the bot's own bids tell it nothing.
 
 The count on the table for a bid on ``f`` is then the bot's own matches plus, for each opponent, a
-binomial count over their dice with that opponent's chance of matching ``f``: exact arithmetic, by
-convolving the binomials (:func:`liarsdice.odds.convolve`).
+binomial count over their dice with that opponent's chance of matching ``f``: exact arithmetic,
+adding the bidders' dice to the distribution one at a time, the others' from the cached binomial
+tables of :mod:`liarsdice.odds`.
 
 **Tilts.** How much a bid says depends on what kind of bid it is. The tilts were measured, not
-guessed: in 100 six-seat games of ``odds`` bots per preset the bidder's dice matched the bid face
+guessed: in 150 six-seat games of ``odds`` bots per preset the bidder's dice matched the bid face
 at a rate giving a tilt of about 0.7 for a bid that switches the face, 1.1 to 1.6 for one that
 keeps the face of the bid before it, and 0.2 to 0.8 for an opening bid (see docs/bots.md; the
 function :func:`measure_tilts` repeats the measurement for any ruleset and any bots).
@@ -26,7 +27,9 @@ chances, and every face's lowest raise valued, not only the most likely one.
 **Bluffing.** With chance :data:`BLUFF_RATE`, scaled down by the cost of losing (a bot with
 bullets bluffs less), it bids a face its own dice do not support, when that raise is worth nearly
 as much as the best one (within :data:`BLUFF_MARGIN` eliminations). A bot that never bluffs tells
-a reader like itself exactly what it holds; the rate is calibrated in docs/bots.md.
+a reader like itself what it holds; the rate (0.15) is calibrated in docs/bots.md: the highest
+rate that costs nothing measurable against ``odds`` bots while taking about a fifth of the
+information out of the bot's own bids.
 """
 
 from __future__ import annotations
@@ -82,8 +85,9 @@ class Beliefs:
         self._counts: dict[int, _Count] = {}
 
     def distribution(self, face: int) -> _Count:
-        """How the count toward ``face`` is made up: own matches, the opponents who bid (their
-        beliefs convolved) and those who did not (one binomial at the hook's chance)."""
+        """How the count toward ``face`` is made up: own matches, the opponents who bid (a
+        distribution built die by die from the beliefs) and those who did not (one binomial at
+        the hook's chance)."""
         cached = self._counts.get(face)
         if cached is not None:
             return cached
@@ -204,14 +208,21 @@ class BayesBot:
 
 
 def measure_tilts(
-    rules: Ruleset, kinds: Sequence[str], games: int, seed: int = 0, *, dice_per_player: int = 5
+    rules: Ruleset,
+    kinds: Sequence[str],
+    games: int,
+    seed: int = 0,
+    *,
+    dice_per_player: int = 5,
+    only: str | None = None,
 ) -> dict[str, float]:
     """Measure how much a bid says about the bidder's dice, by kind of bid.
 
     Plays ``games`` games with bots of ``kinds`` and, for every bid, compares the bidder's matching
     dice with chance. Returns the tilt (log-odds shift per die) for ``"open"``, ``"switch"`` and
     ``"follow"`` bids — the numbers behind :data:`TILT_OPEN`, :data:`TILT_SWITCH` and
-    :data:`TILT_FOLLOW`. It reads the hidden dice: a measuring tool, never used in play.
+    :data:`TILT_FOLLOW`. With ``only``, counts the bids of that bot kind alone. It reads the
+    hidden dice: a measuring tool, never used in play.
     """
     from liarsdice.bots import make_bot
 
@@ -231,7 +242,7 @@ def measure_tilts(
             while state.round is not None and not state.round.over:
                 player = state.round.turn
                 action = bots[player].decide(player_view(rules, state, player))
-                if isinstance(action, BidAction):
+                if isinstance(action, BidAction) and only in (None, player.partition(":")[2]):
                     bids = state.round.bids
                     face = action.bid.face
                     kind = (
