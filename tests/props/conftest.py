@@ -70,6 +70,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 
 
 @pytest.fixture
-def props_examples() -> int:
-    """Hypothesis examples per combination: ``$LIARSDICE_PROPS_EXAMPLES``, default 100."""
-    return int(os.environ.get("LIARSDICE_PROPS_EXAMPLES", "100"))
+def props_examples() -> int | None:
+    """Hypothesis examples per combination: ``$LIARSDICE_PROPS_EXAMPLES``, or by default the
+    thorough profile's (500)."""
+    examples = os.environ.get("LIARSDICE_PROPS_EXAMPLES")
+    return int(examples) if examples else None

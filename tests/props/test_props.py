@@ -20,14 +20,13 @@ COMBINATIONS = suite.valid_combinations()
 @pytest.mark.parametrize("combination", COMBINATIONS, ids=lambda combo: "+".join(combo))
 def test_every_law_holds(
     combination: tuple[str, ...],
-    props_examples: int,
+    props_examples: int | None,
     record_property: Callable[[str, Any], None],
 ) -> None:
     name = "+".join(combination)
     case = suite.LawCase(name, "exactly", combination, combination)
-    settings = suite.hypothesis_settings(
-        "thorough", max_examples=props_examples, report_multiple_bugs=False
-    )
+    changes = {} if props_examples is None else {"max_examples": props_examples}
+    settings = suite.hypothesis_settings("thorough", report_multiple_bugs=False, **changes)
     run = suite.run_case(case, settings)
     drawn = run.examples
     rows, unreachable = suite.option_rows(combination)

@@ -353,7 +353,7 @@ def new_variant(name: str, parent: str) -> None:
             f"{root / 'pyproject.toml'}, then run uv lock && uv sync"
         )
     else:
-        here = folder if folder.is_absolute() else f"./{folder}"
+        here = folder if folder.is_absolute() or folder.parts[0] == ".." else f"./{folder}"
         click.echo(
             f"next: install it beside liarsdice (pip install -e '{here}[test]'), then run pytest "
             f"in {folder}"
