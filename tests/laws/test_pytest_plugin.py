@@ -94,6 +94,21 @@ def test_a_broken_variant_fails_with_the_law_and_a_shrunk_game(pytester: pytest.
     assert "Traceback" not in result.stdout.str()
 
 
+def test_a_conftest_can_ask(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest('liarsdice_variant = ["dice-loss"]\n')
+    pytester.makepyfile(test_other="def test_other():\n    pass\n")
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-k", "alone or other", "-v")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["conftest.py::liarsdice_laws?dice-loss?::alone PASSED*"])
+
+
+def test_a_conftest_must_write_the_names_out(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest('NAME = "dice-loss"\nliarsdice_variant = NAME\n')
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*liarsdice_variant must be a variant name or a list of names*"])
+
+
 def test_an_unknown_variant_is_a_collection_error_naming_the_installed_ones(
     pytester: pytest.Pytester,
 ) -> None:

@@ -113,3 +113,17 @@ class Loner:
 def test_a_variant_that_cannot_be_played_is_refused() -> None:
     with extra_variants({"loner": Loner}), pytest.raises(RulesetError, match="cannot be played"):
         suite.law_cases("loner")
+
+
+class Needy:
+    """Requires a variant nobody installed."""
+
+    @staticmethod
+    @hookimpl
+    def liarsdice_variant_info() -> VariantInfo:
+        return VariantInfo("Needy", "needs a friend", requires=("no-such-friend",))
+
+
+def test_a_missing_requirement_is_named() -> None:
+    with extra_variants({"needy": Needy}), pytest.raises(RulesetError, match="no-such-friend"):
+        suite.law_cases("needy")

@@ -5,12 +5,12 @@ line in any test module of a plugin package asks::
 
     pytestmark = pytest.mark.liarsdice_variant("difference")
 
-or, without importing pytest::
+or, without importing pytest, in a test module or in a ``conftest.py``::
 
     liarsdice_variant = "difference"
 
-Either adds a collector ``liarsdice_laws[difference]`` to that module, with one test item per
-case of :func:`liarsdice.testing.suite.law_cases`:
+Each adds a collector ``liarsdice_laws[difference]`` to that module (or conftest file), with one
+test item per case of :func:`liarsdice.testing.suite.law_cases`:
 
 - ``alone``: the variant with the baseline (plus its requirements, and an economics plugin such as
   ``dice-loss`` when it has none of its own);
@@ -30,8 +30,10 @@ Hypothesis nor the engine until a module asks for the laws.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -93,6 +95,63 @@ def pytest_pycollect_makeitem(
                 )
             )
     return suites or None
+
+
+def _conftest_variants(path: Path) -> tuple[str, ...]:
+    """The names a ``conftest.py`` assigns to ``liarsdice_variant`` (read, not imported)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ()
+    if MARKER not in text:
+        return ()
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id == MARKER for target in node.targets
+        ):
+            try:
+                value = ast.literal_eval(node.value)
+            except ValueError:
+                value = None
+            names = (value,) if isinstance(value, str) else value
+            if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
+                raise ValueError(
+                    f"{path}: {MARKER} must be a variant name or a list of names, written out"
+                )
+            return tuple(names)
+    return ()
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> LawFile | None:
+    """A ``conftest.py`` that sets ``liarsdice_variant`` gets the laws too."""
+    if file_path.name != "conftest.py":
+        return None
+    try:
+        variants = _conftest_variants(file_path)
+    except ValueError as error:
+        return LawFile.from_parent(parent, path=file_path, variants=(), problem=str(error))
+    if not variants:
+        return None
+    return LawFile.from_parent(parent, path=file_path, variants=variants)
+
+
+class LawFile(pytest.File):
+    """The law suites a ``conftest.py`` asks for."""
+
+    def __init__(self, *, variants: tuple[str, ...], problem: str = "", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.variants = variants
+        self.problem = problem
+
+    def collect(self) -> Sequence[LawSuite]:
+        if self.problem:
+            raise self.CollectError(self.problem)
+        return [
+            LawSuite.from_parent(
+                self, name=f"liarsdice_laws[{variant}]", variant=variant, combine=True, plugin=None
+            )
+            for variant in self.variants
+        ]
 
 
 @contextlib.contextmanager

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from liarsdice.errors import RulesetError
+from liarsdice.errors import MissingRequirement, RulesetError
 from liarsdice.models import JSON
 from liarsdice.options import Option
 from liarsdice.ruleset import BASELINE, InstalledVariant, Ruleset, find_variant, installed
@@ -230,6 +230,12 @@ def law_cases(variant: str, *, combine: bool = True) -> list[LawCase]:
     """
     find_variant(variant)  # raises UnknownVariant, or the plugin's load error
     known = installed()
+    missing = sorted(set(known[variant].info.requires) - set(known))
+    if missing:
+        raise MissingRequirement(
+            f"{variant} requires {', '.join(missing)}, which {'is' if len(missing) == 1 else 'are'} "
+            "not installed"
+        )
     if variant == BASELINE:
         include: tuple[str, ...] = ()
     else:
