@@ -136,10 +136,9 @@ def test_its_python_is_lint_clean(package: Path) -> None:
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent))
     if ruff is None:
         pytest.skip("ruff is not installed")
-    subprocess.run(
-        [ruff, "check", "--config", str(ROOT / "pyproject.toml"), "--no-cache", str(package)],
-        check=True,
-    )
+    config = ["--config", str(ROOT / "pyproject.toml"), "--no-cache"]
+    subprocess.run([ruff, "check", *config, str(package)], check=True)
+    subprocess.run([ruff, "format", "--check", *config, str(package)], check=True)
 
 
 @pytest.mark.parametrize("bad", ["Heavy", "heavy_loss", "-heavy", "heavy-", "a--b", "1up", ""])
