@@ -1,6 +1,7 @@
 """Every valid combination of the installed variants, with option values drawn per example from
-their declarations, against every rule law, on the thorough Hypothesis profile; then seeded games
-at option rows that give every option every value of its declaration at least once.
+their declarations, against every rule law, with the thorough Hypothesis profile's settings and
+``$LIARSDICE_PROPS_EXAMPLES`` (default 200) examples per combination; then seeded games at option
+rows that give every option every value of its declaration at least once.
 
 Run by ``tox -e props`` (collected only with ``LIARSDICE_PROPS=1``; see conftest.py).
 """
@@ -20,13 +21,14 @@ COMBINATIONS = suite.valid_combinations()
 @pytest.mark.parametrize("combination", COMBINATIONS, ids=lambda combo: "+".join(combo))
 def test_every_law_holds(
     combination: tuple[str, ...],
-    props_examples: int | None,
+    props_examples: int,
     record_property: Callable[[str, Any], None],
 ) -> None:
     name = "+".join(combination)
     case = suite.LawCase(name, "exactly", combination, combination)
-    changes = {} if props_examples is None else {"max_examples": props_examples}
-    settings = suite.hypothesis_settings("thorough", report_multiple_bugs=False, **changes)
+    settings = suite.hypothesis_settings(
+        "thorough", max_examples=props_examples, report_multiple_bugs=False
+    )
     run = suite.run_case(case, settings)
     drawn = run.examples
     rows, unreachable = suite.option_rows(combination)
