@@ -26,6 +26,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     app = create_app({"DATABASE": args.db} if args.db else None)
     print(f"liarsdice-demo on http://{args.host}:{args.port}/  (Ctrl-C to stop)")
+    print(f"games and ratings are kept in {app.config['DATABASE']}")
     try:
         app.run(host=args.host, port=args.port, threaded=True)
     finally:
