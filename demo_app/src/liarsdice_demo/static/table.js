@@ -179,7 +179,7 @@ function renderBanner(message) {
   const winner = message.view?.winner;
   banner.hidden = !(message.table.status === "over" && winner);
   if (banner.hidden) return;
-  const parts = [el("strong", { id: "winner" }, `🏆 ${winner} wins the game!`)];
+  const parts = [el("strong", { id: "winner" }, `★ ${winner} wins the game!`)];
   const ratings = message.table.ratings;
   if (ratings) {
     parts.push(el("span", {}, " Ratings: " + Object.entries(ratings)
