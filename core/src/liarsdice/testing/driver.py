@@ -24,7 +24,6 @@ from liarsdice import engine
 from liarsdice.errors import IllegalAction
 from liarsdice.events import Event
 from liarsdice.models import (
-    FACE_NAMES,
     Action,
     Bid,
     BidAction,
@@ -169,10 +168,8 @@ class PlayedGame:
 
 
 def show_bid(bid: Bid | None) -> str:
-    """``"3 fives"``; odd faces as ``face-7``."""
-    if bid is None:
-        return "-"
-    return f"{bid.quantity} {FACE_NAMES.get(bid.face, f'face-{bid.face}')}"
+    """``"3 fives"`` (the bid's own text; odd faces as ``face-7``), ``"-"`` for no bid."""
+    return "-" if bid is None else str(bid)
 
 
 def show_move(move: Move | None) -> str:
