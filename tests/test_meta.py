@@ -94,6 +94,18 @@ HOOK_TESTS = {
         "plugins/ones_locking/tests/test_ones_locking.py",
         "test_ones_are_wild_until_someone_bids_ones",
     ),
+    "liarsdice_call_made": (
+        "tests/core/test_mechanics.py",
+        "test_a_call_that_continues_the_round_applies_its_effects_and_passes_the_turn",
+    ),
+    "liarsdice_next_turn": (
+        "tests/core/test_mechanics.py",
+        "test_next_turn_decides_who_acts_after_a_bid",
+    ),
+    "liarsdice_payload_choices": (
+        "tests/core/test_mechanics.py",
+        "test_payload_choices_are_asked_of_each_reader_alone",
+    ),
     "liarsdice_player_public": (
         "tests/laws/test_mutations.py",
         "test_a_shrinking_public_fact_breaks_its_law",
@@ -157,7 +169,9 @@ def _rules_text(rules: Ruleset, name: str) -> str:
             if answer is None:
                 return ""
             return (
-                answer if isinstance(answer, str) else answer.text + "".join(answer.topics.values())
+                answer
+                if isinstance(answer, str)
+                else answer.text + "".join(answer.clauses.values())
             )
     return ""
 

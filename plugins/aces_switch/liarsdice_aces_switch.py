@@ -83,8 +83,5 @@ def liarsdice_describe(options: Options) -> RulesText:
 Bids on ones (aces) are allowed, and because ones are wild they count double. A bid on ones counts
 only the ones on the table. {switch} From ones to ones, raise the quantity. Among faces 2 to 6 the
 usual raises apply. {opening}"""
-    ones = (
-        "Ones are wild: every die showing 1 also counts toward a bid on any other face. Bids on "
-        "ones are allowed and count double; see Aces switch."
-    )
-    return RulesText(text=own, topics={"ones": ones})
+    bids = "Bids on ones are allowed all the same, and count double; see Aces switch."
+    return RulesText(text=own, clauses={"wilds.bids": bids})

@@ -20,6 +20,7 @@ def liarsdice_variant_info() -> VariantInfo:
     return VariantInfo(
         title="Dice loss",
         summary="The loser of a round gives up one die; a player with no dice is out.",
+        provides=("dice-economy",),
         economics=True,
     )
 

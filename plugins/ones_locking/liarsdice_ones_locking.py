@@ -94,10 +94,10 @@ def liarsdice_describe(options: Options) -> RulesText:
         if options["ones-locking.ones_rank"] == "high"
         else "Ones rank below twos: after five ones, five twos is a raise."
     )
-    ones = "Ones are wild until someone bids ones; then they are locked. See Ones locking."
+    ones = "Anyone may bid ones, which locks them for the rest of the round; see Ones locking."
     own = f"""\
 Bids on ones are allowed. At the start of every round ones are wild. As soon as anyone bids any
 quantity of ones, ones are **locked** for the rest of the round: they count only as ones, not
 toward other faces. Bidding ones both attacks and defends: it switches off the table's wild dice.
 {rank}"""
-    return RulesText(text=own, topics={"ones": ones})
+    return RulesText(text=own, clauses={"wilds.bids": ones})

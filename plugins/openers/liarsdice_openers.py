@@ -45,13 +45,15 @@ class WinnerOpens:
     @hookimpl
     def liarsdice_describe(self) -> RulesText:
         return RulesText(
-            topics={
-                "next-opener": (
+            clauses={
+                "next-opener.who": (
                     "The next round is opened by whoever won the last call: the bidder after a "
                     "failed challenge, the challenger after a caught lie, the caller after a "
-                    "successful exact call. After a timeout the player who timed out opens. If the "
-                    "player named is out, the next living player clockwise opens."
-                )
+                    "successful exact call. After a timeout the player who timed out opens."
+                ),
+                "next-opener.out": (
+                    "If the player named is out, the next living player clockwise opens."
+                ),
             }
         )
 
@@ -78,13 +80,12 @@ class LastChangeOpens:
     @hookimpl
     def liarsdice_describe(self) -> RulesText:
         return RulesText(
-            topics={
-                "next-opener": (
+            clauses={
+                "next-opener.who": (
                     "The next round is opened by the player whose dice count changed last: usually "
                     "the loser, who gave up a die; the exact caller who took a die back; and if an "
                     "exact call changed nothing because the caller already held every die, the same "
-                    "player who opened the last round. If that player is out, the next living "
-                    "player clockwise opens."
+                    "player who opened the last round."
                 )
             }
         )
@@ -113,8 +114,8 @@ class RollOff:
     @hookimpl
     def liarsdice_describe(self) -> RulesText:
         return RulesText(
-            topics={
-                "first-opener": (
+            clauses={
+                "first-opener.who": (
                     "To choose who opens the first round, everyone rolls one die. The highest "
                     "opens; players tied for highest roll again among themselves."
                 )
@@ -140,7 +141,7 @@ class RandomOpener:
     @hookimpl
     def liarsdice_describe(self) -> RulesText:
         return RulesText(
-            topics={"first-opener": "A player chosen at random opens the first round."}
+            clauses={"first-opener.who": "A player chosen at random opens the first round."}
         )
 
 

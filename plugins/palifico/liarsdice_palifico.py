@@ -1,10 +1,14 @@
 """Variant ``palifico`` (Perudo): the round after a player first drops to one die is special.
 
-That player opens; ones are not wild (unless ``palifico.wild_ones``); the opening bid fixes the face
-and later bids only raise the quantity of the bid on the table — except, with
-``palifico.one_die_changes_face``, bids by players who hold one die themselves; after such a change
-the others raise the new face. ``palifico.two_players`` says whether it still happens when
+That player opens; no die is wild (unless ``palifico.keep_wilds``), so any face may be bid; the
+opening bid fixes the face and later bids only raise the quantity of the bid on the table — except,
+with ``palifico.one_die_changes_face``, bids by players who hold one die themselves; after such a
+change the others raise the new face. ``palifico.two_players`` says whether it still happens when
 only two players remain. Each player gets one palifico round per game.
+
+It needs a variant that takes dice away (the capability ``dice-economy``: ``dice-loss``,
+``difference``...). In its round it overrides the other variants' wild dice, face rules and
+openers, so it is declared before them.
 
 Plugin state: ``{"active": player or None, "done": [players who have had theirs]}``.
 """
@@ -53,10 +57,10 @@ def liarsdice_variant_info() -> VariantInfo:
     return VariantInfo(
         title="Palifico",
         summary=(
-            "After a player first drops to one die: they open, ones are not wild, "
-            "the face is fixed."
+            "After a player first drops to one die: they open, no die is wild, the face is fixed."
         ),
-        requires=("dice-loss",),
+        requires=("dice-economy",),
+        before=("aces-switch", "ones-locking", "wild-sixes", "winner-opens", "last-change-opens"),
     )
 
 
@@ -68,10 +72,10 @@ def liarsdice_register_options(options: OptionRegistry) -> None:
         "in a palifico round, players who hold one die themselves may change the face",
     )
     options.add("two_players", True, "palifico rounds still happen when only two players remain")
-    options.add("wild_ones", False, "ones stay wild in a palifico round")
+    options.add("keep_wilds", False, "wild dice stay wild in a palifico round")
 
 
-@hookimpl(tryfirst=True)
+@hookimpl
 def liarsdice_next_opener(state: GameState, resolution: Resolution, options: Options) -> str | None:
     start = resolution.losers[0] if resolution.losers else resolution.caller
     seat = state.seat(start)
@@ -105,14 +109,15 @@ def liarsdice_round_started(state: GameState, options: Options) -> Sequence[Effe
 def liarsdice_matching_faces(
     state: GameState, face: int, options: Options
 ) -> frozenset[int] | None:
-    if active(state) is not None and not options["palifico.wild_ones"]:
+    if active(state) is not None and not options["palifico.keep_wilds"]:
         return frozenset({face})
     return None
 
 
-@hookimpl(tryfirst=True)
-def liarsdice_face_allowed(state: GameState, face: int, options: Options) -> bool | None:
-    if face == 1 and active(state) is not None and not options["palifico.wild_ones"]:
+@hookimpl
+def liarsdice_face_allowed(state: GameState, options: Options) -> bool | None:
+    # With no wild dice, no face would be counted twice: ones (or sixes) may be bid like any face.
+    if active(state) is not None and not options["palifico.keep_wilds"]:
         return True
     return None
 
@@ -132,9 +137,9 @@ def liarsdice_bid_problem(state: GameState, player: str, bid: Bid, options: Opti
 @hookimpl
 def liarsdice_describe(options: Options) -> str:
     wild = (
-        "Ones stay wild."
-        if options["palifico.wild_ones"]
-        else "Ones are **not** wild, so they may be bid like any face."
+        "Wild dice stay wild."
+        if options["palifico.keep_wilds"]
+        else "No die is wild, so every face may be bid, the usually wild one included."
     )
     change = (
         " Players who hold a single die themselves may still change the face; the players after"

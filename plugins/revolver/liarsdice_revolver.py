@@ -129,5 +129,6 @@ Survivors keep their bullets."""
         "and fired."
     )
     return RulesText(
-        text=own, topics={"timeouts": timeouts, "winning": "The last player alive wins."}
+        text=own,
+        clauses={"timeouts.cost": timeouts, "winning.last": "The last player alive wins."},
     )

@@ -39,7 +39,7 @@ def plugin_texts(rules: Ruleset) -> dict[str, list[str]]:
         if isinstance(answer, str):
             parts = [answer]
         else:
-            parts = [getattr(answer, "text", ""), *getattr(answer, "topics", {}).values()]
+            parts = [getattr(answer, "text", ""), *getattr(answer, "clauses", {}).values()]
         texts[impl.plugin_name] = [
             " ".join(part.split()) for part in parts if part and part.strip()
         ]
@@ -53,7 +53,8 @@ def test_rules_include_both_plugins_text(runner: CliRunner, wild: str) -> None:
     assert result.exit_code == 0, result.output
     assert result.output.startswith("# Rules: Standard rules + Dice loss")
     assert "## Standard rules" in result.output and "## Dice loss" in result.output
-    assert f"`standard.wild_ones` = {wild}" in result.output
+    value = "yes" if wild == "true" else "no"
+    assert f"every other face): **{value}** (`standard.wild_ones`)" in result.output
     page = " ".join(result.output.split())
     rules = Ruleset.build(["dice-loss"], {"standard.wild_ones": wild})
     texts = plugin_texts(rules)

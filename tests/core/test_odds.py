@@ -225,7 +225,8 @@ def _bid(state: GameState, bid: Bid) -> BidAction:
 def test_odds_table_puts_wild_and_face_alone_side_by_side() -> None:
     rules = Ruleset.build(preset="casino")
     table = odds.odds_table(rules, 15, [5, 5, 1, 2, 3])
-    assert (table.dice_in_play, table.unknown, table.ones_wild) == (15, 10, True)
+    assert (table.dice_in_play, table.unknown, table.wild_faces) == (15, 10, (1,))
+    assert table.compared_wild == (1,)
     assert len(table.rows) == 6 * 15
     assert [row.face for row in table.rows_of(5)] == [5] * 15
     row = table.rows_of(5)[5]  # six fives
@@ -235,22 +236,22 @@ def test_odds_table_puts_wild_and_face_alone_side_by_side() -> None:
     assert row.rules == row.wild  # casino counts ones as wild
     assert row.wild.exactly == pytest.approx(float(odds.exactly(6, 10, Fraction(2, 6), known=3)))
     fives = table.face(5)
-    assert fives.counted == (1, 5) and fives.biddable
+    assert fives.counted == (1, 5) and fives.opening and fives.later
     assert fives.expected.wild == pytest.approx(3 + 10 / 3)
     assert fives.expected.plain == pytest.approx(2 + 10 / 6)
     # The best exact call is the most likely count; its fair odds are (1 - p) / p to 1.
     best = max(table.rows_of(5), key=lambda r: r.rules.exactly)
     assert (fives.exact.quantity, fives.exact.chance) == (best.quantity, best.rules.exactly)
     assert fives.exact.fair_odds == pytest.approx((1 - best.rules.exactly) / best.rules.exactly)
-    assert not table.face(1).biddable  # no bids on ones while they are wild
+    assert not table.face(1).opening and not table.face(1).later  # ones are never bid here
 
 
 def test_odds_table_under_natural_ones_counts_the_face_alone(natural_rules: Ruleset) -> None:
     table = odds.odds_table(natural_rules, 12)
-    assert not table.ones_wild
+    assert table.wild_faces == () and table.compared_wild == (1,)  # compared with wild ones
     for row in table.rows:
         assert row.rules == row.plain
-    assert table.face(1).biddable
+    assert table.face(1).opening and table.face(1).later
 
 
 def test_odds_table_exact_chances_sum_to_one() -> None:
@@ -264,11 +265,20 @@ def test_odds_table_exact_chances_sum_to_one() -> None:
 def test_odds_table_as_plain_data() -> None:
     data = odds.odds_table(Ruleset.build(preset="perudo"), 4, [2]).as_dict()
     assert json.loads(json.dumps(data)) == data
-    assert set(data) == {"dice_in_play", "hand", "unknown", "ones_wild", "faces", "rows"}
+    assert set(data) == {
+        "dice_in_play",
+        "hand",
+        "unknown",
+        "wild_faces",
+        "compared_wild",
+        "faces",
+        "rows",
+    }
     assert set(data["rows"][0]) == {"face", "quantity", "wild", "plain", "rules"}
     assert set(data["rows"][0]["wild"]) == {"at_least", "exactly"}
-    assert set(data["faces"][0]) == {"face", "counted", "biddable", "expected", "exact"}
-    assert data["faces"][0]["biddable"] is False  # perudo: no opening on aces
+    assert set(data["faces"][0]) == {"face", "counted", "opening", "later", "expected", "exact"}
+    assert data["faces"][0]["opening"] is False  # perudo: no opening on aces
+    assert data["faces"][0]["later"] is True  # but aces may be bid once a round is open
 
 
 @pytest.mark.parametrize(("dice", "hand"), [(0, []), (3, [1, 2, 3, 4]), (5, [0]), (5, [7])])

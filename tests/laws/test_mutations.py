@@ -25,6 +25,7 @@ from liarsdice import (
     Notice,
     PluginError,
     PluginStateSet,
+    PrivateStateSet,
     Resolution,
     Ruleset,
     VariantInfo,
@@ -49,9 +50,10 @@ GameLaw = laws.GameLaw
 
 
 def make_plugin(
-    name: str, *functions: Callable[..., Any], economics: bool = False
+    name: str, *functions: Callable[..., Any], economics: bool = False, **info: Any
 ) -> types.ModuleType:
-    """A plugin module holding ``functions`` (hookimpls), with a variant-info hook added."""
+    """A plugin module holding ``functions`` (hookimpls), with a variant-info hook added
+    (``info``: more keyword arguments of :class:`VariantInfo`)."""
     module = types.ModuleType(f"broken_{name.replace('-', '_')}")
     for function in functions:
         setattr(module, function.__name__, function)
@@ -59,7 +61,7 @@ def make_plugin(
     @hookimpl
     def liarsdice_variant_info() -> VariantInfo:
         return VariantInfo(
-            f"Broken {name}", "deliberately broken, for the law tests", economics=economics
+            f"Broken {name}", "deliberately broken, for the law tests", economics=economics, **info
         )
 
     module.liarsdice_variant_info = liarsdice_variant_info  # type: ignore[attr-defined]
@@ -180,7 +182,7 @@ def test_a_reversed_ruling_breaks_the_one_loser_law(broken: Callable[..., Rulese
 
 
 def test_a_miscount_breaks_the_one_loser_law(broken: Callable[..., Ruleset]) -> None:
-    @hookimpl(tryfirst=True)
+    @hookimpl
     def liarsdice_matching_faces(face: int) -> frozenset[int]:
         return frozenset({face}) if random.random() < 0.5 else frozenset({face, 1, 6})
 
@@ -400,7 +402,9 @@ def test_leaking_dice_in_public_facts_breaks_the_views_law(broken: Callable[...,
         return {"sixes": rolls.get(player, ()).count(6)}
 
     violation = first_violation(broken("leaky", liarsdice_player_public), laws.views_hide_dice)
-    assert violation.law == laws.HIDDEN and "depends on other players' dice" in violation.detail
+    assert (
+        violation.law == laws.HIDDEN and "depends on other players' hidden dice" in violation.detail
+    )
 
 
 def test_randomness_outside_the_rng_breaks_the_same_seed_law(
@@ -449,3 +453,72 @@ def test_rolls_for_a_stranger_are_refused() -> None:
     state, _ = engine.new_game(rules, ["a", "b"], rng, dice_per_player=1)
     with pytest.raises(InvalidEvent, match="zed"):
         engine.start_round(rules, state, rng, rolls={"a": (2,), "b": (3,), "zed": (6, 6, 6)})
+
+
+# --- the second edition's mechanics -------------------------------------------------------------
+
+
+def test_two_unordered_rulings_on_one_call_break_the_one_ruler_law() -> None:
+    def resolver(name: str, loser: str) -> types.ModuleType:
+        @hookimpl
+        def liarsdice_resolve_call(state, player, call, count):
+            if call != "challenge":
+                return None
+            placed = state.round.bids[-1]
+            lost = player if loser == "caller" else placed.player
+            won = placed.player if lost == player else player
+            return Resolution(
+                call, player, placed.player, placed.bid, count, lost != player, (lost,), (won,)
+            )
+
+        return make_plugin(name, liarsdice_resolve_call)
+
+    plugins = {
+        "caller-loses": resolver("caller-loses", "caller"),
+        "bidder-loses": resolver("bidder-loses", "bidder"),
+    }
+    with extra_variants(plugins):
+        rules = Ruleset.build(["dice-loss", "caller-loses", "bidder-loses"])
+        violation = first_violation(rules, laws.calls_are_ruled_by_one_variant)
+    assert violation.law == laws.ONE_RULER
+    assert "bidder-loses and caller-loses both rule on this 'challenge' call" in violation.detail
+
+
+def test_a_secret_in_public_facts_breaks_the_views_law(broken: Callable[..., Ruleset]) -> None:
+    @hookimpl
+    def liarsdice_round_started(state):
+        return [PrivateStateSet("gossip", p, "dice", list(r)) for p, r in state.round.rolls.items()]
+
+    @hookimpl
+    def liarsdice_player_public(state, player):
+        return {"told": state.private("gossip", player).get("dice")}
+
+    rules = broken("gossip", liarsdice_round_started, liarsdice_player_public)
+    violation = first_violation(rules, laws.views_hide_dice)
+    assert violation.law == laws.HIDDEN
+    assert "depends on other players' hidden dice or private state" in violation.detail
+
+
+def test_a_payload_offered_then_refused_breaks_the_enumeration_law(
+    broken: Callable[..., Ruleset],
+) -> None:
+    @hookimpl
+    def liarsdice_payload_choices():
+        return [1, 2]
+
+    @hookimpl
+    def liarsdice_bid_problem(payload):
+        return "fickle: only 1" if payload.get("fickle") == 2 else None
+
+    with extra_variants(
+        {
+            "fickle": make_plugin(
+                "fickle", liarsdice_payload_choices, liarsdice_bid_problem, payloads=("bid",)
+            )
+        }
+    ):
+        rules = Ruleset.build(["dice-loss", "fickle"])
+        violation = first_violation(rules, laws.legal_enumeration_agrees)
+    assert violation.law == laws.ENUMERATION
+    # Either the driver tried the offered payload and it was refused, or the law asked first.
+    assert "fickle: only 1" in violation.detail

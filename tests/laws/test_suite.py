@@ -40,7 +40,8 @@ def test_valid_combinations_are_exactly_those_that_build() -> None:
     combos = suite.valid_combinations(pool)
     assert set(combos) == set(_subsets(pool, ()))  # none fails on option values alone
     assert combos[0] == ("dice-loss",) and ("aces-switch", "ones-locking") not in combos
-    assert ("difference", "palifico") not in combos  # palifico needs dice-loss, a conflict
+    assert ("difference", "palifico") in combos  # difference provides the dice economy
+    assert ("palifico", "revolver") not in combos  # the revolver takes no dice away
     for combo in combos:
         rows, _ = suite.option_rows(combo)
         Ruleset.build(combo, rows[0])
@@ -50,7 +51,7 @@ def test_law_cases_pair_a_variant_with_each_compatible_one() -> None:
     cases = {case.name: case for case in suite.law_cases("palifico")}
     alone = cases["alone"]
     assert alone.include == ("palifico",) and "dice-loss" in alone.candidates
-    assert "with[revolver]" in cases and "with[difference]" not in cases  # needs dice-loss
+    assert "with[revolver]" in cases and "with[difference]" in cases  # any dice economy
     assert cases["any-combination"].include == ("palifico",)
     assert [case.name for case in suite.law_cases("palifico", combine=False)] == ["alone"]
 

@@ -7,7 +7,15 @@ specified in :mod:`liarsdice.hookspecs`.
 
 from liarsdice.chance import RiggedRandom, rigged
 from liarsdice.errors import IllegalAction, PluginError, RulesetError
-from liarsdice.events import DiceChanged, Eliminated, Notice, PluginStateSet
+from liarsdice.events import (
+    DiceChanged,
+    DiceRerolled,
+    DiceShown,
+    Eliminated,
+    Notice,
+    PluginStateSet,
+    PrivateStateSet,
+)
 from liarsdice.game import Game
 from liarsdice.hookspecs import hookimpl, hookspec
 from liarsdice.models import (
@@ -15,6 +23,7 @@ from liarsdice.models import (
     BidAction,
     CallAction,
     GameState,
+    Payload,
     PlayerState,
     RankKey,
     Resolution,
@@ -30,6 +39,8 @@ __all__ = [
     "CallAction",
     "CallRegistry",
     "DiceChanged",
+    "DiceRerolled",
+    "DiceShown",
     "Eliminated",
     "Game",
     "GameState",
@@ -37,9 +48,11 @@ __all__ = [
     "Notice",
     "OptionRegistry",
     "Options",
+    "Payload",
     "PlayerState",
     "PluginError",
     "PluginStateSet",
+    "PrivateStateSet",
     "RankKey",
     "Resolution",
     "RiggedRandom",

@@ -188,11 +188,12 @@ def odds(
     hand: str | None,
     as_json: bool,
 ) -> None:
-    """Print the odds of every bid, with ones wild and with the face alone side by side.
+    """Print the odds of every bid, with the wild faces and with the face alone side by side.
 
     For each face and quantity: the chance that at least that many dice count (the bid is true)
-    and that exactly that many do (an exact call succeeds), with ones wild and with the face
-    counted alone; the column marked * is how these rules count at the start of a round. Per
+    and that exactly that many do (an exact call succeeds), with the table's wild faces (ones if
+    it has none) and with the face counted alone; the column marked * is how these rules count at
+    the start of a round. Per
     face: the expected count and the best exact call, with its success chance and the fair odds
     it would pay.
     """
@@ -208,23 +209,33 @@ def odds(
     shown = " ".join(map(str, dice)) if dice else "none"
     click.echo(f"{rules!r}")
     click.echo(f"{dice_in_play} dice in play; your hand: {shown}; {table.unknown} unseen")
+    wild_names = " and ".join(FACE_NAMES[face] for face in table.wild_faces)
     click.echo(
-        "These rules count ones as wild at the start of a round."
-        if table.ones_wild
+        f"These rules count {wild_names} as wild at the start of a round."
+        if table.wild_faces
         else "These rules count each face alone at the start of a round."
     )
+    compared = " and ".join(FACE_NAMES[face] for face in table.compared_wild)
     for summary in table.faces:
         face = summary.face
         rows = table.rows_of(face)
         in_force = "rules"
         if summary.counted == (face,):
             in_force = "alone"
-        elif summary.counted == (1, face):
+        elif summary.counted == tuple(sorted({face, *table.compared_wild})):
             in_force = "wild"
         name = FACE_NAMES[face]
         exact = summary.exact
         click.echo("")
-        note = "" if summary.biddable else " (may not be bid at the start of a round)"
+        note = (
+            ""
+            if summary.opening and summary.later
+            else " (may not open a round)"
+            if summary.later
+            else " (may not be bid)"
+            if not summary.opening
+            else " (may only open a round)"
+        )
         click.echo(f"{name}: counted {', '.join(map(str, summary.counted))}{note}")
         click.echo(
             f"  expected {summary.expected.wild:.2f} wild, {summary.expected.plain:.2f} alone; "
@@ -232,7 +243,7 @@ def odds(
             + (f"(fair odds {exact.fair_odds:.1f} to 1)" if exact.fair_odds is not None else "")
         )
         columns = ["wild", "alone"] + (["rules"] if in_force == "rules" else [])
-        titles = {"wild": "ones wild", "alone": "face alone", "rules": "these rules"}
+        titles = {"wild": f"{compared} wild", "alone": "face alone", "rules": "these rules"}
         titled = "".join(f"  {titles[c] + ('*' if c == in_force else ''):^18}" for c in columns)
         click.echo(f"     {titled}".rstrip())
         click.echo("  qty" + f"  {'at least':>10}  {'exactly':>6}" * len(columns))

@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+import json
+from collections.abc import Mapping, Sequence
 from random import Random
+from typing import Any
 
+from liarsdice.dispatch import Effects
 from liarsdice.errors import IllegalAction, PluginError
 from liarsdice.events import (
     EFFECT_TYPES,
+    IN_ROUND_EFFECTS,
+    SETTLING_EFFECTS,
     BidMade,
     CallMade,
     DiceChanged,
-    Effect,
     Eliminated,
     Event,
     GameStarted,
@@ -27,17 +31,21 @@ from liarsdice.events import (
     RoundResolved,
     RoundStarted,
     TimedOut,
+    TurnPassed,
 )
 from liarsdice.models import (
+    JSON,
+    NO_PAYLOAD,
     Action,
     Bid,
     BidAction,
     CallAction,
     GameState,
+    Payload,
     Resolution,
     TimeoutAction,
 )
-from liarsdice.reducer import apply_event
+from liarsdice.reducer import InvalidEvent, apply_event
 from liarsdice.ruleset import FACES, Ruleset
 
 Outcome = tuple[GameState, list[Event]]
@@ -55,22 +63,33 @@ class _Log:
         self.events.append(event)
         return self.state
 
-    def effects(self, batches: Iterable[Sequence[Effect]], *, settling: bool = True) -> None:
-        """Apply plugin effects in order.
+    def effects(self, hook: str, answers: Effects, *, settling: bool = False) -> None:
+        """Apply the effects of ``hook``, plugin by plugin, in order.
 
-        Effects on a player who is already out are dropped, and a loss of more dice than a player
-        holds takes what is there. Outside settling (``round_started``, ``bid_made``) dice are
-        rolled and in play, so effects there may not change dice or eliminate anyone.
+        In settling, effects on a player who is already out are dropped, and a loss of more dice
+        than a player holds takes what is there. Outside settling (the flow hooks) dice are in
+        play, so effects there may not change dice counts or eliminate anyone; in settling the
+        round is over, so they may not show or reroll dice or set private state. A broken effect
+        raises :class:`PluginError` naming the plugin and the hook.
         """
-        for batch in batches:
+        for plugin, batch in answers:
+            where = f"{plugin}'s liarsdice_{hook}"
+            if not isinstance(batch, list | tuple):
+                raise PluginError(f"{where} returned {batch!r}: return a list of effects")
             for effect in batch:
                 if not isinstance(effect, EFFECT_TYPES):
-                    raise PluginError(f"a plugin returned {effect!r}, which is not an effect")
-                if isinstance(effect, DiceChanged | Eliminated):
-                    if not settling:
-                        raise PluginError(
-                            f"{effect!r}: dice change and eliminations happen only in liarsdice_settle"
-                        )
+                    raise PluginError(f"{where} returned {effect!r}, which is not an effect")
+                if isinstance(effect, SETTLING_EFFECTS) and not settling:
+                    raise PluginError(
+                        f"{where} returned {effect!r}: dice counts change and players are "
+                        "eliminated only in liarsdice_settle"
+                    )
+                if isinstance(effect, IN_ROUND_EFFECTS) and settling:
+                    raise PluginError(
+                        f"{where} returned {effect!r}: dice are shown or rerolled and private "
+                        "state is set only while a round is being played"
+                    )
+                if isinstance(effect, SETTLING_EFFECTS):
                     assert self.state is not None
                     player = self.state.player(effect.player)
                     if not player.alive:
@@ -79,7 +98,10 @@ class _Log:
                         if player.dice == 0:
                             continue
                         effect = DiceChanged(player.name, -player.dice, effect.reason)
-                self.emit(effect)
+                try:
+                    self.emit(effect)
+                except InvalidEvent as error:
+                    raise PluginError(f"{where} returned {effect!r}: {error}") from error
 
     def outcome(self) -> Outcome:
         assert self.state is not None
@@ -139,7 +161,7 @@ def start_round(
     number = state.round.number + 1 if state.round else 1
     log = _Log(state)
     state = log.emit(RoundStarted(number, state.next_opener, dealt))
-    log.effects(rules.hooks.round_started(state), settling=False)
+    log.effects("round_started", rules.hooks.round_started(state, rng))
     return log.outcome()
 
 
@@ -163,8 +185,30 @@ def _turn_problem(state: GameState, player: str) -> str | None:
     return f"not {player}'s turn"
 
 
-def bid_problems(rules: Ruleset, state: GameState, player: str, bid: Bid) -> list[str]:
-    """Every reason ``player`` may not bid ``bid`` now; empty when the bid is legal."""
+def payload_problems(rules: Ruleset, action: str, payload: Payload) -> list[str]:
+    """Why ``payload`` cannot go with ``action`` (``"bid"`` or a call kind): it must be a JSON
+    object whose every key names a plugin in the ruleset that reads that action's payload. What
+    each plugin then checks of its own value is up to it (``bid_problem``, ``call_problem``)."""
+    if not payload:
+        return []
+    if not isinstance(payload, Mapping) or not all(isinstance(key, str) for key in payload):
+        return ["a payload is a JSON object keyed by plugin name"]
+    readers = rules.payload_readers.get(action, frozenset())
+    strangers = sorted(key for key in payload if key not in readers)
+    if strangers:
+        which = f"only {', '.join(sorted(readers))} read" if readers else "no plugin reads"
+        return [f"payload {', '.join(map(repr, strangers))} is not for {action}: {which} it here"]
+    try:
+        json.dumps(payload, allow_nan=False)
+    except (TypeError, ValueError):
+        return ["a payload holds only JSON values"]
+    return []
+
+
+def bid_problems(
+    rules: Ruleset, state: GameState, player: str, bid: Bid, payload: Payload = NO_PAYLOAD
+) -> list[str]:
+    """Every reason ``player`` may not bid ``bid`` (with ``payload``) now; empty when legal."""
     problem = _turn_problem(state, player)
     if problem:
         return [problem]
@@ -175,8 +219,11 @@ def bid_problems(rules: Ruleset, state: GameState, player: str, bid: Bid) -> lis
     assert state.round is not None
     if not 1 <= bid.quantity <= state.round.dice_in_play:
         return [f"{bid} is not 1 to {state.round.dice_in_play} dice, the dice in play"]
+    malformed = payload_problems(rules, "bid", payload)
+    if malformed:
+        return malformed
     hooks = rules.hooks
-    problems = hooks.bid_problem(state, player, bid)
+    problems = hooks.bid_problem(state, player, bid, payload)
     refusal = rules.face_refusal(state, player, bid.face)
     if refusal is not None:
         problems.insert(0, refusal)
@@ -205,13 +252,16 @@ def legal_bids(
     for bid in itertools.islice(ladder, start, None):
         if limit is not None and len(found) >= limit:
             break
-        if not hooks.bid_problem(state, player, bid):
+        if not hooks.bid_problem(state, player, bid, NO_PAYLOAD):
             found.append(bid)
     return found
 
 
-def call_problems(rules: Ruleset, state: GameState, player: str, kind: str) -> list[str]:
-    """Every reason ``player`` may not make a call of ``kind`` now; empty when the call is legal."""
+def call_problems(
+    rules: Ruleset, state: GameState, player: str, kind: str, payload: Payload = NO_PAYLOAD
+) -> list[str]:
+    """Every reason ``player`` may not make a call of ``kind`` (with ``payload``) now; empty when
+    the call is legal."""
     problem = _turn_problem(state, player)
     if problem:
         return [problem]
@@ -220,14 +270,39 @@ def call_problems(rules: Ruleset, state: GameState, player: str, kind: str) -> l
     assert state.round is not None
     if not state.round.bids:
         return ["the opener cannot call: there is no bid yet"]
+    malformed = payload_problems(rules, kind, payload)
+    if malformed:
+        return malformed
     if "call_problem" not in rules.hooks.implemented:
         return []
-    return rules.hooks.call_problem(state, player, kind)
+    return rules.hooks.call_problem(state, player, kind, payload)
 
 
 def legal_calls(rules: Ruleset, state: GameState, player: str) -> list[str]:
     """The call kinds ``player`` may make now."""
     return [kind for kind in rules.calls if not call_problems(rules, state, player, kind)]
+
+
+def payload_choices(rules: Ruleset, state: GameState, action: Action) -> dict[str, list[JSON]]:
+    """For each plugin that reads ``action``'s payload, the values it says it would accept now
+    (``liarsdice_payload_choices``, asked of each plugin on its own)."""
+    if isinstance(action, BidAction):
+        name = "bid"
+    elif isinstance(action, CallAction):
+        name = action.kind
+    else:
+        return {}
+    readers = rules.payload_readers.get(name, frozenset())
+    if not readers:
+        return {}
+    values = {"state": state, "player": action.player, "action": action, "options": rules.options}
+    found: dict[str, list[JSON]] = {}
+    for impl in rules.pm.hook.liarsdice_payload_choices.get_hookimpls():
+        if impl.plugin_name in readers:
+            answer: Any = impl.function(**{arg: values[arg] for arg in impl.argnames})
+            if answer:
+                found[impl.plugin_name] = list(answer)
+    return found
 
 
 def count_matching(rules: Ruleset, state: GameState, face: int) -> int:
@@ -237,23 +312,46 @@ def count_matching(rules: Ruleset, state: GameState, face: int) -> int:
     return sum(roll.count(face) for roll in state.round.rolls.values() for face in faces)
 
 
+def _pass_turn(rules: Ruleset, log: _Log, player: str) -> None:
+    """Give the turn to whoever ``liarsdice_next_turn`` names after ``player`` (a
+    :class:`TurnPassed`, unless the turn is already there)."""
+    state = log.state
+    assert state is not None and state.round is not None
+    named = rules.hooks.next_turn(state, player)
+    if named == state.round.turn:
+        return
+    if not isinstance(named, str) or not any(p.name == named and p.alive for p in state.players):
+        raise PluginError(f"liarsdice_next_turn named {named!r}, who is not a living player")
+    log.emit(TurnPassed(named))
+
+
 def step(rules: Ruleset, state: GameState, action: Action, rng: Random) -> Outcome:
     """Apply ``action``; raise :class:`IllegalAction` (state unchanged) if it is not allowed."""
+    hooks = rules.hooks
     if isinstance(action, BidAction):
-        problems = bid_problems(rules, state, action.player, action.bid)
+        payload = action.payload
+        problems = bid_problems(rules, state, action.player, action.bid, payload)
         if problems:
             raise IllegalAction(problems)
         log = _Log(state)
-        state = log.emit(BidMade(action.player, action.bid))
-        if "bid_made" in rules.hooks.implemented:
-            log.effects(rules.hooks.bid_made(state, action.player, action.bid), settling=False)
+        state = log.emit(BidMade(action.player, action.bid, payload))
+        if "bid_made" in hooks.implemented:
+            log.effects("bid_made", hooks.bid_made(state, action.player, action.bid, payload, rng))
+        if "next_turn" in hooks.overridden:  # the baseline's answer is BidMade's own clockwise
+            _pass_turn(rules, log, action.player)
         return log.outcome()
     if isinstance(action, CallAction):
-        problems = call_problems(rules, state, action.player, action.kind)
+        payload = action.payload
+        problems = call_problems(rules, state, action.player, action.kind, payload)
         if problems:
             raise IllegalAction(problems)
         log = _Log(state)
-        log.emit(CallMade(action.player, action.kind))
+        after = log.emit(CallMade(action.player, action.kind, payload))
+        if not rules.calls[action.kind].ends_round:
+            effects = hooks.call_made(after, action.player, action.kind, payload, rng)
+            log.effects("call_made", effects)
+            _pass_turn(rules, log, action.player)
+            return log.outcome()
         assert state.round is not None and state.round.current_bid is not None
         count = count_matching(rules, state, state.round.current_bid.face)
         resolution = rules.hooks.resolve_call(state, action.player, action.kind, count)
@@ -275,7 +373,7 @@ def step(rules: Ruleset, state: GameState, action: Action, rng: Random) -> Outco
 
 def _end_round(rules: Ruleset, log: _Log, resolution: Resolution, rng: Random) -> Outcome:
     state = log.emit(RoundResolved(resolution))
-    log.effects(rules.hooks.settle(state, resolution, rng))
+    log.effects("settle", rules.hooks.settle(state, resolution, rng), settling=True)
     state = log.outcome()[0]
     for player in state.players:
         if player.alive and player.dice == 0:

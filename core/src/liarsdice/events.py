@@ -12,7 +12,7 @@ from typing import TypeAlias
 
 import attrs
 
-from liarsdice.models import JSON, Bid, Resolution
+from liarsdice.models import JSON, NO_PAYLOAD, Bid, Payload, Resolution
 
 
 @attrs.frozen
@@ -34,18 +34,30 @@ class RoundStarted:
 
 @attrs.frozen
 class BidMade:
-    """``player`` bid ``bid``; the turn passes clockwise."""
+    """``player`` bid ``bid`` (with ``payload``); the turn passes to the next living player
+    clockwise (a :class:`TurnPassed` may follow and give it to someone else)."""
 
     player: str
     bid: Bid
+    payload: Payload = attrs.field(default=NO_PAYLOAD, hash=False)
 
 
 @attrs.frozen
 class CallMade:
-    """``player`` called the bid on the table with a call of ``kind``."""
+    """``player`` made a call of ``kind`` (with ``payload``). A call kind that ends the round is
+    followed by :class:`RoundResolved`; one that does not, by :class:`TurnPassed`."""
 
     player: str
     kind: str
+    payload: Payload = attrs.field(default=NO_PAYLOAD, hash=False)
+
+
+@attrs.frozen
+class TurnPassed:
+    """The turn goes to ``player`` (after a call that does not end the round, or when the
+    ``liarsdice_next_turn`` hook names someone other than the next player clockwise)."""
+
+    player: str
 
 
 @attrs.frozen
@@ -89,6 +101,41 @@ class PluginStateSet:
 
 
 @attrs.frozen
+class PrivateStateSet:
+    """Effect: plugin ``plugin`` sets ``key`` of its private state for ``player`` this round.
+
+    Only ``player``'s own view carries it, until the cups are lifted. It is cleared when the next
+    round starts.
+    """
+
+    plugin: str
+    player: str
+    key: str
+    value: JSON
+
+
+@attrs.frozen
+class DiceShown:
+    """Effect: ``player`` puts ``dice`` (some of their hidden dice, by face) face up for everyone,
+    for the rest of the round."""
+
+    player: str
+    dice: tuple[int, ...]
+
+
+@attrs.frozen
+class DiceRerolled:
+    """Effect: ``player``'s hidden dice ``dice`` (by face) are rolled again and now show ``faces``.
+
+    Draw ``faces`` from the hook's ``rng`` (the new faces stay hidden from everyone else).
+    """
+
+    player: str
+    dice: tuple[int, ...]
+    faces: tuple[int, ...]
+
+
+@attrs.frozen
 class Notice:
     """Effect: a public message with no effect on state (for example a revolver pull)."""
 
@@ -111,22 +158,42 @@ class GameWon:
     player: str
 
 
-Effect: TypeAlias = DiceChanged | Eliminated | PluginStateSet | Notice
-"""What plugins may return from the economics and flow hooks."""
+Effect: TypeAlias = (
+    DiceChanged | Eliminated | PluginStateSet | PrivateStateSet | DiceShown | DiceRerolled | Notice
+)
+"""What plugins may return from the economics and flow hooks. ``DiceChanged`` and ``Eliminated``
+only when a round is settled; ``DiceShown``, ``DiceRerolled`` and ``PrivateStateSet`` only while a
+round is being played (flow hooks)."""
 
 Event: TypeAlias = (
     GameStarted
     | RoundStarted
     | BidMade
     | CallMade
+    | TurnPassed
     | TimedOut
     | RoundResolved
     | DiceChanged
     | Eliminated
     | PluginStateSet
+    | PrivateStateSet
+    | DiceShown
+    | DiceRerolled
     | Notice
     | OpenerChosen
     | GameWon
 )
 
-EFFECT_TYPES = (DiceChanged, Eliminated, PluginStateSet, Notice)
+EFFECT_TYPES = (
+    DiceChanged,
+    Eliminated,
+    PluginStateSet,
+    PrivateStateSet,
+    DiceShown,
+    DiceRerolled,
+    Notice,
+)
+SETTLING_EFFECTS = (DiceChanged, Eliminated)
+"""Effects allowed only in ``liarsdice_settle``."""
+IN_ROUND_EFFECTS = (PrivateStateSet, DiceShown, DiceRerolled)
+"""Effects allowed only while a round is being played (the flow hooks)."""

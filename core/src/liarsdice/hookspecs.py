@@ -11,13 +11,16 @@ Arguments shared by many hooks:
 - ``options`` (mapping ``"plugin.option" -> value``): every option of the ruleset, resolved.
 - ``player`` (str): the name of the player acting.
 
-Plugin-owned state lives in ``state.plugins[plugin_name]`` and changes only through
-:class:`~liarsdice.events.PluginStateSet` effects. It is public: every player's view carries it, so
-never keep a secret there.
+Plugin-owned public state lives in ``state.plugins[plugin_name]`` and changes only through
+:class:`~liarsdice.events.PluginStateSet` effects: every player's view carries it. A secret goes in
+per-player private state (:class:`~liarsdice.events.PrivateStateSet`), which only its owner sees
+until the cups are lifted.
 
-"firstresult" hooks stop at the first implementation that returns something other than ``None``;
-the baseline plugin ``standard`` is registered ``trylast`` so that variants answer first. The other
-hooks collect every non-``None`` result.
+"firstresult" hooks stop at the first implementation that returns something other than ``None``.
+The variants are asked in their declared precedence order (``VariantInfo.before``/``after``); the
+baseline plugin ``standard`` is a fallback, asked only when no variant answers. The other hooks
+collect every non-``None`` result, in the same order, the baseline last. ``tryfirst``/``trylast``
+are refused: order is declared, never implied.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from random import Random
 import pluggy
 
 from liarsdice.events import Effect
-from liarsdice.models import JSON, Bid, GameState, RankKey, Resolution
+from liarsdice.models import JSON, Action, Bid, GameState, Payload, RankKey, Resolution
 from liarsdice.options import CallRegistry, OptionRegistry, Options, VariantInfo
 from liarsdice.presets import PresetRegistry
 from liarsdice.rulestext import RulesText
@@ -60,10 +63,11 @@ def liarsdice_register_options(options: OptionRegistry) -> None:
 
 @hookspec
 def liarsdice_register_calls(calls: CallRegistry) -> None:
-    """Register the call kinds this plugin adds, with ``calls.add(name, help)``.
+    """Register the call kinds this plugin adds, with ``calls.add(name, help, ends_round=True)``.
 
-    The core's ``standard`` plugin registers ``"challenge"``. A call kind needs a plugin that
-    resolves it (:func:`liarsdice_resolve_call`).
+    The core's ``standard`` plugin registers ``"challenge"``. A call kind that ends the round needs
+    a plugin that resolves it (:func:`liarsdice_resolve_call`); one registered with
+    ``ends_round=False`` continues the round (:func:`liarsdice_call_made`).
     """
 
 
@@ -113,12 +117,16 @@ def liarsdice_face_allowed(
 
 
 @hookspec
-def liarsdice_bid_problem(state: GameState, player: str, bid: Bid, options: Options) -> str | None:
+def liarsdice_bid_problem(
+    state: GameState, player: str, bid: Bid, payload: Payload, options: Options
+) -> str | None:
     """Why ``bid`` by ``player`` is illegal now, or ``None`` if this plugin has no objection.
 
-    The engine itself checks whose turn it is and that the bid ranks above the bid on the table;
-    plugins add rules of their own (quantity bounds, a fixed face in a palifico round). Every
-    plugin is asked and every reason is reported.
+    The engine itself checks whose turn it is, that the bid ranks above the bid on the table and
+    that every key of ``payload`` names a plugin that reads bid payloads; plugins add rules of
+    their own (quantity bounds, a fixed face in a palifico round) and check the value under their
+    own name in ``payload`` (empty when the bid carries none). Every plugin is asked and every
+    reason is reported.
     """
 
 
@@ -140,12 +148,26 @@ def liarsdice_matching_faces(state: GameState, face: int, options: Options) -> f
 
 @hookspec
 def liarsdice_call_problem(
-    state: GameState, player: str, call: str, options: Options
+    state: GameState, player: str, call: str, payload: Payload, options: Options
 ) -> str | None:
     """Why ``player`` may not make a call of kind ``call`` now, or ``None``.
 
-    The engine itself checks the turn, that the call kind is registered and that there is a bid to
-    call. Every plugin is asked and every reason is reported.
+    The engine itself checks the turn, that the call kind is registered, that there is a bid to
+    call and that every key of ``payload`` names a plugin that reads that call's payload. Every
+    plugin is asked (about every kind: check ``call`` first) and every reason is reported.
+    """
+
+
+@hookspec
+def liarsdice_call_made(
+    state: GameState, player: str, call: str, payload: Payload, rng: Random, options: Options
+) -> Sequence[Effect] | None:
+    """``player`` made a call of kind ``call`` that does not end the round (registered with
+    ``ends_round=False``; ``CallMade`` is in ``state``). Return effects to apply, or ``None``.
+
+    As for :func:`liarsdice_bid_made`, effects may set public and private plugin state, show and
+    reroll dice and post notices, but not change dice counts or eliminate anyone. Then the turn
+    passes (:func:`liarsdice_next_turn`). Collect-all.
     """
 
 
@@ -207,22 +229,52 @@ def liarsdice_next_opener(state: GameState, resolution: Resolution, options: Opt
 
 
 @hookspec
-def liarsdice_round_started(state: GameState, options: Options) -> Sequence[Effect] | None:
+def liarsdice_round_started(
+    state: GameState, rng: Random, options: Options
+) -> Sequence[Effect] | None:
     """A round has started (dice rolled, opener set); return effects to apply, or ``None``.
 
-    Dice are in play now: effects here may set plugin state and post notices, but changing dice or
+    Dice are in play now: effects here may set public and private plugin state, show or reroll
+    dice (drawing from ``rng``) and post notices, but changing how many dice a player holds or
     eliminating a player is a :class:`~liarsdice.errors.PluginError` (do that in settling).
     """
 
 
 @hookspec
 def liarsdice_bid_made(
-    state: GameState, player: str, bid: Bid, options: Options
+    state: GameState, player: str, bid: Bid, payload: Payload, rng: Random, options: Options
 ) -> Sequence[Effect] | None:
-    """``player`` has bid ``bid`` (already in ``state``); return effects to apply, or ``None``.
+    """``player`` has bid ``bid`` with ``payload`` (already in ``state``: the bid is on the table
+    and the turn has passed clockwise); return effects to apply, or ``None``.
 
-    For example ones-locking records that ones are locked for the rest of the round. As for
-    :func:`liarsdice_round_started`, effects here may not change dice or eliminate anyone.
+    For example ones-locking records that ones are locked for the rest of the round, and bluff
+    shows the dice named in its payload and rerolls the rest. As for
+    :func:`liarsdice_round_started`, effects here may not change dice counts or eliminate anyone.
+    """
+
+
+@hookspec(firstresult=True)
+def liarsdice_next_turn(state: GameState, player: str, options: Options) -> str | None:
+    """Who acts after ``player``, who has just bid or made a call that does not end the round
+    (the effects of that action are in ``state``). Must name a living player.
+
+    The baseline names the next living player clockwise. Stops at the first non-``None`` result.
+    """
+
+
+# --- payloads -----------------------------------------------------------------------------------
+
+
+@hookspec
+def liarsdice_payload_choices(
+    state: GameState, player: str, action: Action, options: Options
+) -> Sequence[JSON] | None:
+    """The values this plugin would accept now under its own name in the payload of ``action``
+    (a bid or a call by ``player``, given without a payload), or ``None`` for none.
+
+    Called on each plugin that declares payloads on that action (``VariantInfo.payloads``),
+    separately. Test drivers and bots use it to try the mechanic; every value listed must pass the
+    plugin's own checks (a rule law checks that it does).
     """
 
 
@@ -241,7 +293,7 @@ def liarsdice_describe(options: Options) -> str | RulesText | None:
     """This plugin's part of the rules page, in Markdown, for these option values.
 
     Return a string for a section of its own, or a :class:`~liarsdice.rulestext.RulesText` that
-    also rewrites the baseline's paragraphs on the rules it changes (``topics={"ones": ...}``), so
-    the page never states a rule the table does not play. Called on each plugin separately; the
-    page is assembled by :func:`liarsdice.rulestext.render`.
+    also replaces the baseline's clauses on the rules it changes (``clauses={"wilds.bids": ...}``),
+    so the page never states a rule the table does not play. Called on each plugin separately; the
+    page is assembled by :func:`liarsdice.rulespage.render`.
     """

@@ -17,6 +17,12 @@ JSON: TypeAlias = Any
 RankKey: TypeAlias = tuple[float, ...]
 """A bid's place in the total order of bids: tuples compared element by element."""
 
+Payload: TypeAlias = Mapping[str, JSON]
+"""Extra data on a bid or a call, keyed by the name of the plugin that reads it (see
+:class:`~liarsdice.options.VariantInfo` ``payloads``): ``{"bluff": {"show": [5, 5]}}``."""
+
+NO_PAYLOAD: Payload = {}
+
 FACE_NAMES = {1: "ones", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes"}
 FACE_NAME = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
@@ -38,18 +44,20 @@ class Bid:
 
 @attrs.frozen
 class BidAction:
-    """``player`` raises to ``bid``."""
+    """``player`` raises to ``bid``; ``payload`` carries plugins' extra data (see :data:`Payload`)."""
 
     player: str
     bid: Bid
+    payload: Payload = attrs.field(default=NO_PAYLOAD, hash=False)
 
 
 @attrs.frozen
 class CallAction:
-    """``player`` calls the bid on the table; ``kind`` is a registered call kind."""
+    """``player`` makes a call of ``kind`` (a registered call kind), with an optional ``payload``."""
 
     player: str
     kind: str = "challenge"
+    payload: Payload = attrs.field(default=NO_PAYLOAD, hash=False)
 
 
 @attrs.frozen
@@ -103,7 +111,14 @@ class Resolution:
 
 @attrs.frozen
 class RoundState:
-    """One round: the hidden rolls, the bids so far, whose turn it is, and the ruling once called."""
+    """One round: the rolls, the bids so far, whose turn it is, and the ruling once called.
+
+    ``rolls`` holds every die of every living player. ``shown`` holds, per player, the dice they
+    have put face up for everyone this round (always some of their ``rolls``); the rest are hidden
+    under the cup. ``private`` is per-player plugin state for this round, ``private[plugin][player]``
+    a JSON mapping that only ``player`` may see until the cups are lifted (see
+    :func:`liarsdice.views.player_view`). Both start empty each round.
+    """
 
     number: int
     opener: str
@@ -112,6 +127,8 @@ class RoundState:
     turn: str
     bids: tuple[PlacedBid, ...] = ()
     resolution: Resolution | None = None
+    shown: Mapping[str, tuple[int, ...]] = attrs.field(factory=dict)
+    private: Mapping[str, Mapping[str, Mapping[str, JSON]]] = attrs.field(factory=dict)
 
     @property
     def current_bid(self) -> Bid | None:
@@ -122,6 +139,17 @@ class RoundState:
     def over(self) -> bool:
         """True once a call or a timeout has ended the round."""
         return self.resolution is not None
+
+    @property
+    def lifted(self) -> bool:
+        """True once a call has lifted the cups: every roll and secret is public."""
+        return self.resolution is not None and self.resolution.count is not None
+
+    def hidden(self, player: str) -> tuple[int, ...]:
+        """``player``'s dice still under the cup: their roll without the dice shown."""
+        roll = self.rolls.get(player, ())
+        shown = self.shown.get(player)
+        return roll if not shown else remove_dice(roll, shown)
 
 
 @attrs.frozen
@@ -183,5 +211,46 @@ class GameState:
         return tuple(p.name for p in ordered if p.alive)
 
     def plugin(self, name: str) -> Mapping[str, JSON]:
-        """The plugin-owned state of plugin ``name`` (empty if it has none yet)."""
+        """The plugin-owned public state of plugin ``name`` (empty if it has none yet)."""
         return self.plugins.get(name, {})
+
+    def private(self, plugin: str, player: str) -> Mapping[str, JSON]:
+        """Plugin ``plugin``'s private state for ``player`` this round (empty if none)."""
+        if self.round is None:
+            return {}
+        return self.round.private.get(plugin, {}).get(player, {})
+
+
+def opening_state(dice_in_play: int, hand: tuple[int, ...] = ()) -> GameState:
+    """A state at the start of a first round with ``dice_in_play`` dice: the viewer ``"you"``
+    holding ``hand`` (if any) and seats of up to 5 unseen dice (shown as 0, which matches no face)
+    for the rest. For questions asked before any game exists: odds pages, rules pages."""
+    others = dice_in_play - len(hand)
+    players = [PlayerState("you", len(hand))] if hand else []
+    rolls: dict[str, tuple[int, ...]] = {"you": hand} if hand else {}
+    seat = 0
+    while others > 0:
+        seat += 1
+        dice = min(5, others)
+        players.append(PlayerState(f"seat{seat}", dice))
+        rolls[f"seat{seat}"] = (0,) * dice
+        others -= dice
+    if len(players) < 2:
+        players.append(PlayerState("empty", 0))
+    opener = players[0].name
+    round_ = RoundState(1, opener, rolls, dice_in_play, opener)
+    return GameState(tuple(players), max(p.dice for p in players), round_)
+
+
+def remove_dice(roll: tuple[int, ...], dice: tuple[int, ...]) -> tuple[int, ...]:
+    """``roll`` without one die of each face in ``dice`` (a multiset difference, order kept).
+
+    Raises ``ValueError`` if ``roll`` does not hold every die of ``dice``.
+    """
+    left = list(roll)
+    for die in dice:
+        try:
+            left.remove(die)
+        except ValueError:
+            raise ValueError(f"{list(roll)} holds no {die} to take out") from None
+    return tuple(left)

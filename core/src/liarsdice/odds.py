@@ -15,7 +15,8 @@ The API, smallest first:
 - :func:`at_least`, :func:`exactly`, :func:`expected` — P(count >= q), P(count == q) and E[count]
   given ``known`` matching dice in hand and ``unknown`` unseen dice, each matching with ``p``.
 - :class:`Outlook` / :func:`outlook` / :func:`view_outlook` — the same for one face under the rules
-  at a given state (or a player's view): ``outlook.at_least(q)``, ``outlook.exactly(q)``...
+  at a given state (or a player's view, where the known dice are the viewer's own and every die
+  put face up): ``outlook.at_least(q)``, ``outlook.exactly(q)``...
 - :func:`assess` — from a player's view on their turn: the chance the bid on the table is true
   (a challenge loses), that a challenge wins, that an exact call succeeds, and for each face the
   lowest legal raise with its chance of being true.
@@ -27,8 +28,9 @@ The API, smallest first:
 ``odds_table(rules, dice_in_play, hand=None)`` is the stable entry point for pages. It returns an
 :class:`OddsTable` (frozen attrs classes; ``table.as_dict()`` gives plain JSON-ready data)::
 
-    {"dice_in_play": 15, "hand": [5, 5, 1, 2, 3], "unknown": 10, "ones_wild": true,
-     "faces": [{"face": 5, "counted": [1, 5], "biddable": true,
+    {"dice_in_play": 15, "hand": [5, 5, 1, 2, 3], "unknown": 10, "wild_faces": [1],
+     "compared_wild": [1],
+     "faces": [{"face": 5, "counted": [1, 5], "opening": true, "later": true,
                 "expected": {"wild": 6.33, "plain": 3.67, "rules": 6.33},
                 "exact": {"quantity": 6, "chance": 0.27, "fair_odds": 2.7}, ...}, ...],
      "rows": [{"face": 5, "quantity": 6,
@@ -36,9 +38,11 @@ The API, smallest first:
                "plain": {"at_least": 0.07, "exactly": 0.05},
                "rules": {"at_least": 0.7, "exactly": 0.27}}, ...]}
 
-"wild" counts the face and ones (a bid on ones counts ones only), "plain" counts the face alone,
-"rules" counts what the ruleset's ``matching_faces`` hook says at the start of a round. ``hand`` is
-the player's own dice (known, not random); the other ``dice_in_play - len(hand)`` dice are unseen.
+"wild" counts the face and the wild faces (``compared_wild``: the faces the rules make wild at the
+start of a round, :meth:`~liarsdice.ruleset.Ruleset.wild_faces`, or ones when they make none; a
+bid on a wild face counts it alone), "plain" counts the face alone, "rules" counts what the
+ruleset's ``matching_faces`` hook says at the start of a round. ``hand`` is the player's own dice
+(known, not random); the other ``dice_in_play - len(hand)`` dice are unseen.
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ from typing import Any, TypeVar
 import attrs
 
 from liarsdice import engine
-from liarsdice.models import Bid, GameState, PlayerState, RoundState
+from liarsdice.models import NO_PAYLOAD, Bid, GameState, PlacedBid, opening_state
 from liarsdice.ruleset import FACES, Ruleset
 from liarsdice.views import PlayerView, view_state
 
@@ -197,13 +201,14 @@ def outlook(
 def view_outlook(
     rules: Ruleset, view: PlayerView, face: int, state: GameState | None = None
 ) -> Outlook:
-    """The outlook on ``face`` for the viewer of ``view`` (their own dice known, the rest unseen).
+    """The outlook on ``face`` for the viewer of ``view``: their own dice and every die shown face
+    up are known, the rest unseen.
 
     Pass ``state = view_state(view)`` when asking about several faces, to build it once.
     """
     state = view_state(view) if state is None else state
-    hand = view.own_dice or ()
-    return outlook(rules, state, face, hand, view.dice_in_play - len(hand))
+    known = view.known_dice
+    return outlook(rules, state, face, known, view.dice_in_play - len(known))
 
 
 # --- the choices on a turn ------------------------------------------------------------------------
@@ -244,7 +249,7 @@ def lowest_raises(rules: Ruleset, state: GameState, player: str, tries: int = 3)
             bid = Bid(quantity, face)
             if floor is not None and not rank(bid) > floor:
                 continue
-            if check and hooks.bid_problem(state, player, bid):
+            if check and hooks.bid_problem(state, player, bid, NO_PAYLOAD):
                 continue
             found[face] = bid
             break
@@ -356,12 +361,14 @@ class ExactCall:
 
 @attrs.frozen
 class FaceOdds:
-    """A face's summary: the faces the rules count toward it, whether a round may be opened on
-    it, expected counts and the best exact call."""
+    """A face's summary: the faces the rules count toward it, whether a round may be opened on it
+    (``opening``) and whether it may be bid once a bid is on the table (``later``), expected
+    counts and the best exact call."""
 
     face: int
     counted: tuple[int, ...]
-    biddable: bool
+    opening: bool
+    later: bool
     expected: Expected
     exact: ExactCall
 
@@ -370,14 +377,16 @@ class FaceOdds:
 class OddsTable:
     """The odds page for ``dice_in_play`` dice, seen by a player holding ``hand``.
 
-    ``rows`` runs face 1 to 6, quantity 1 to ``dice_in_play`` within each face. ``ones_wild``
-    says whether the rules count ones toward other faces at the start of a round.
+    ``rows`` runs face 1 to 6, quantity 1 to ``dice_in_play`` within each face. ``wild_faces``
+    are the faces the rules make wild at the start of a round; ``compared_wild`` the faces the
+    "wild" column counts as wild (``wild_faces``, or ones when there are none).
     """
 
     dice_in_play: int
     hand: tuple[int, ...]
     unknown: int
-    ones_wild: bool
+    wild_faces: tuple[int, ...]
+    compared_wild: tuple[int, ...]
     faces: tuple[FaceOdds, ...]
     rows: tuple[OddsRow, ...]
 
@@ -404,24 +413,19 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _start_of_round(dice_in_play: int, hand: tuple[int, ...]) -> GameState:
-    """A state at the start of a round with ``dice_in_play`` dice, the viewer "you" holding
-    ``hand`` and the others' dice unseen (shown as 0, which matches nothing)."""
-    others = dice_in_play - len(hand)
-    players = [PlayerState("you", len(hand), True)] if hand else []
-    rolls: dict[str, tuple[int, ...]] = {"you": hand} if hand else {}
-    seat = 0
-    while others > 0:
-        seat += 1
-        dice = min(5, others)
-        players.append(PlayerState(f"seat{seat}", dice, True))
-        rolls[f"seat{seat}"] = (0,) * dice
-        others -= dice
-    if len(players) < 2:
-        players.append(PlayerState("empty", 0, True))
-    opener = players[0].name
-    round_ = RoundState(1, opener, rolls, dice_in_play, opener)
-    return GameState(tuple(players), max(p.dice for p in players), round_)
+def _allowed(rules: Ruleset, state: GameState, player: str, face: int) -> bool:
+    return rules.face_refusal(state, player, face) is None
+
+
+def _after_a_bid(state: GameState, rules: Ruleset) -> GameState:
+    """``state`` with a low bid on the table by another seat (for "may this face be bid later")."""
+    assert state.round is not None
+    bidder = state.players[-1].name
+    opening = next(
+        (Bid(1, face) for face in FACES if _allowed(rules, state, bidder, face)), Bid(1, 2)
+    )
+    round_ = attrs.evolve(state.round, bids=(PlacedBid(bidder, opening),))
+    return attrs.evolve(state, round=round_)
 
 
 def odds_table(rules: Ruleset, dice_in_play: int, hand: Iterable[int] | None = None) -> OddsTable:
@@ -438,13 +442,16 @@ def odds_table(rules: Ruleset, dice_in_play: int, hand: Iterable[int] | None = N
     if len(hand) > dice_in_play:
         raise ValueError(f"a hand of {len(hand)} dice is more than the {dice_in_play} in play")
     unknown = dice_in_play - len(hand)
-    state = _start_of_round(dice_in_play, hand)
+    state = opening_state(dice_in_play, hand)
+    later = _after_a_bid(state, rules)
     viewer = state.players[0].name
+    wild = tuple(sorted(rules.wild_faces(state)))
+    compared = wild or (1,)
     summaries = []
     rows = []
     for face in FACES:
         ways = {
-            "wild": frozenset({face, 1}),
+            "wild": frozenset({face, *compared}) if face not in compared else frozenset({face}),
             "plain": frozenset({face}),
             "rules": frozenset(rules.hooks.matching_faces(state, face)),
         }
@@ -467,10 +474,10 @@ def odds_table(rules: Ruleset, dice_in_play: int, hand: Iterable[int] | None = N
             FaceOdds(
                 face=face,
                 counted=tuple(sorted(ways["rules"])),
-                biddable=not isinstance(rules.hooks.face_allowed(state, viewer, face), str),
+                opening=_allowed(rules, state, viewer, face),
+                later=_allowed(rules, later, viewer, face),
                 expected=Expected(**{name: look.expected for name, look in looks.items()}),
                 exact=ExactCall(best, chance, (1 - chance) / chance if chance else None),
             )
         )
-    ones_wild = 1 in rules.hooks.matching_faces(state, 2)
-    return OddsTable(dice_in_play, hand, unknown, ones_wild, tuple(summaries), tuple(rows))
+    return OddsTable(dice_in_play, hand, unknown, wild, compared, tuple(summaries), tuple(rows))

@@ -104,11 +104,16 @@ class OptionRegistry:
 
 @attrs.frozen
 class CallKind:
-    """A kind of call a player may make instead of raising, registered by plugin ``plugin``."""
+    """A kind of call a player may make instead of raising, registered by plugin ``plugin``.
+
+    A call that ``ends_round`` is ruled on (``liarsdice_resolve_call``) and ends the round; one
+    that does not is followed by ``liarsdice_call_made`` effects and the turn passes on.
+    """
 
     plugin: str
     name: str
     help: str
+    ends_round: bool = True
 
 
 class CallRegistry:
@@ -118,24 +123,50 @@ class CallRegistry:
         self.plugin = plugin
         self.calls: list[CallKind] = []
 
-    def add(self, name: str, help: str) -> None:
-        """Register call kind ``name`` (for example ``"exact"``)."""
-        self.calls.append(CallKind(self.plugin, name, help))
+    def add(self, name: str, help: str, *, ends_round: bool = True) -> None:
+        """Register call kind ``name`` (for example ``"exact"``); with ``ends_round=False`` the
+        call does not end the round (for example a ``"pass"``)."""
+        if not name or name == "bid" or not all(c.isalnum() or c == "-" for c in name):
+            raise ValueError(
+                f"{self.plugin}: a call kind is a word of letters, digits and dashes, not {name!r}"
+            )
+        self.calls.append(CallKind(self.plugin, name, help, ends_round))
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    return (value,) if isinstance(value, str) else tuple(value)
 
 
 @attrs.frozen
 class VariantInfo:
     """What a plugin says about itself.
 
-    ``requires`` and ``conflicts`` name other variants; ``economics`` is true for a plugin that
-    makes a lost round cost something (at least one is needed in every ruleset).
+    - ``requires``: names each of which some variant in the ruleset must have or provide
+      (a variant name, or a capability from ``provides``: "requires any variant that provides it").
+    - ``conflicts``: variant names or capabilities that must not be in the same ruleset.
+    - ``provides``: capabilities this variant offers (``"dice-economy"``: lost rounds take dice
+      away). A variant always provides its own name.
+    - ``before`` / ``after``: variants this one answers first-result hooks before (or after), and
+      runs collect-all hooks before (or after). Two variants that answer the same first-result
+      hook must be ordered this way, directly or through others.
+    - ``option_defaults``: new defaults for other plugins' options (``{"standard.wild_ones":
+      False}``), used unless the table sets the option itself.
+    - ``payloads``: the actions whose payload this plugin reads under its own name: ``"bid"``
+      and/or call kinds.
+    - ``economics``: true for a plugin that makes a lost round cost something (every ruleset needs
+      one).
     """
 
     title: str
     summary: str
-    requires: tuple[str, ...] = ()
-    conflicts: tuple[str, ...] = ()
+    requires: tuple[str, ...] = attrs.field(default=(), converter=_names)
+    conflicts: tuple[str, ...] = attrs.field(default=(), converter=_names)
     economics: bool = False
+    provides: tuple[str, ...] = attrs.field(default=(), converter=_names)
+    before: tuple[str, ...] = attrs.field(default=(), converter=_names)
+    after: tuple[str, ...] = attrs.field(default=(), converter=_names)
+    option_defaults: Mapping[str, JSON] = attrs.field(factory=dict, converter=dict)
+    payloads: tuple[str, ...] = attrs.field(default=(), converter=_names)
 
 
 Options = Mapping[str, JSON]

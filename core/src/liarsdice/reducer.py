@@ -13,6 +13,8 @@ from liarsdice.events import (
     BidMade,
     CallMade,
     DiceChanged,
+    DiceRerolled,
+    DiceShown,
     Eliminated,
     Event,
     GameStarted,
@@ -20,11 +22,13 @@ from liarsdice.events import (
     Notice,
     OpenerChosen,
     PluginStateSet,
+    PrivateStateSet,
     RoundResolved,
     RoundStarted,
     TimedOut,
+    TurnPassed,
 )
-from liarsdice.models import GameState, PlacedBid, PlayerState, RoundState
+from liarsdice.models import GameState, PlacedBid, PlayerState, Resolution, RoundState, remove_dice
 
 _KEEP: Any = object()
 
@@ -97,17 +101,45 @@ def _round_started(state: GameState, event: RoundStarted) -> GameState:
     return _with(state, round=round_, next_opener=None)
 
 
-def _bid_made(state: GameState, event: BidMade) -> GameState:
-    current = _round(state)
-    round_ = RoundState(
+def _round_with(
+    current: RoundState,
+    *,
+    turn: str | None = None,
+    bids: tuple[PlacedBid, ...] | None = None,
+    resolution: Resolution | None = None,
+    rolls: Mapping[str, tuple[int, ...]] | None = None,
+    shown: Mapping[str, tuple[int, ...]] | None = None,
+    private: Mapping[str, Mapping[str, Mapping[str, Any]]] | None = None,
+) -> RoundState:
+    """``current`` with the named fields replaced (a fast ``attrs.evolve``)."""
+    return RoundState(
         current.number,
         current.opener,
-        current.rolls,
+        current.rolls if rolls is None else rolls,
         current.dice_in_play,
-        state.next_alive(event.player),
-        (*current.bids, PlacedBid(event.player, event.bid)),
+        current.turn if turn is None else turn,
+        current.bids if bids is None else bids,
+        current.resolution if resolution is None else resolution,
+        current.shown if shown is None else shown,
+        current.private if private is None else private,
+    )
+
+
+def _bid_made(state: GameState, event: BidMade) -> GameState:
+    current = _round(state)
+    round_ = _round_with(
+        current,
+        turn=state.next_alive(event.player),
+        bids=(*current.bids, PlacedBid(event.player, event.bid)),
     )
     return _with_round(state, round_)
+
+
+def _turn_passed(state: GameState, event: TurnPassed) -> GameState:
+    current = _round(state)
+    if not state.player(event.player).alive:
+        raise InvalidEvent(f"{event.player} is out and cannot take the turn")
+    return _with_round(state, _round_with(current, turn=event.player))
 
 
 def _unchanged(state: GameState, _: Event) -> GameState:
@@ -116,16 +148,53 @@ def _unchanged(state: GameState, _: Event) -> GameState:
 
 def _round_resolved(state: GameState, event: RoundResolved) -> GameState:
     current = _round(state)
-    round_ = RoundState(
-        current.number,
-        current.opener,
-        current.rolls,
-        current.dice_in_play,
-        current.turn,
-        current.bids,
-        event.resolution,
-    )
-    return _with_round(state, round_)
+    return _with_round(state, _round_with(current, resolution=event.resolution))
+
+
+def _hidden(state: GameState, player: str) -> tuple[RoundState, tuple[int, ...]]:
+    current = _round(state)
+    if player not in current.rolls:
+        raise InvalidEvent(f"{player} holds no dice this round")
+    return current, current.hidden(player)
+
+
+def _dice_shown(state: GameState, event: DiceShown) -> GameState:
+    current, hidden = _hidden(state, event.player)
+    try:
+        remove_dice(hidden, event.dice)
+    except ValueError:
+        raise InvalidEvent(
+            f"{event.player} cannot show {list(event.dice)}: their hidden dice are {list(hidden)}"
+        ) from None
+    shown = {**current.shown, event.player: (*current.shown.get(event.player, ()), *event.dice)}
+    return _with_round(state, _round_with(current, shown=shown))
+
+
+def _dice_rerolled(state: GameState, event: DiceRerolled) -> GameState:
+    current, hidden = _hidden(state, event.player)
+    if len(event.faces) != len(event.dice) or not _FACES.issuperset(event.faces):
+        raise InvalidEvent(
+            f"rerolling {list(event.dice)} must give as many faces 1-6, not {list(event.faces)}"
+        )
+    try:
+        remove_dice(hidden, event.dice)
+    except ValueError:
+        raise InvalidEvent(
+            f"{event.player} cannot reroll {list(event.dice)}: their hidden dice are {list(hidden)}"
+        ) from None
+    kept = remove_dice(current.rolls[event.player], event.dice)
+    rolls = {**current.rolls, event.player: (*kept, *event.faces)}
+    return _with_round(state, _round_with(current, rolls=rolls))
+
+
+def _private_state_set(state: GameState, event: PrivateStateSet) -> GameState:
+    current = _round(state)
+    if event.player not in current.rolls:
+        raise InvalidEvent(f"{event.player} is not playing this round")
+    mine = current.private.get(event.plugin, {})
+    own = {**mine.get(event.player, {}), event.key: event.value}
+    private = {**current.private, event.plugin: {**mine, event.player: own}}
+    return _with_round(state, _round_with(current, private=private))
 
 
 def _dice_changed(state: GameState, event: DiceChanged) -> GameState:
@@ -168,12 +237,16 @@ _HANDLERS: dict[type, Callable[[Any, Any], GameState]] = {
     RoundStarted: _round_started,
     BidMade: _bid_made,
     CallMade: _unchanged,
+    TurnPassed: _turn_passed,
     TimedOut: _unchanged,
     Notice: _unchanged,
     RoundResolved: _round_resolved,
     DiceChanged: _dice_changed,
     Eliminated: _eliminated,
     PluginStateSet: _plugin_state_set,
+    PrivateStateSet: _private_state_set,
+    DiceShown: _dice_shown,
+    DiceRerolled: _dice_rerolled,
     OpenerChosen: _opener_chosen,
     GameWon: _game_won,
 }

@@ -2,12 +2,16 @@
 
 Variants are found through the entry-point group ``liarsdice``; the baseline ``standard`` is found
 the same way as any third-party plugin. Each ruleset gets a fresh plugin manager: nothing global.
+The baseline is registered first and the variants after it in reverse precedence order, so pluggy
+asks the variants in their declared order and the baseline last, as a fallback
+(:mod:`liarsdice.precedence`).
 """
 
 from __future__ import annotations
 
 import bisect
 import functools
+import types
 from collections.abc import Iterable, Mapping, Sequence
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
@@ -15,24 +19,27 @@ from typing import Any
 import attrs
 import pluggy
 
-from liarsdice import hookspecs, rulestext
+from liarsdice import hookspecs, precedence, rulespage
 from liarsdice.dispatch import Hooks
 from liarsdice.errors import (
+    BadOptionValue,
     Conflict,
     MissingRequirement,
     NoEconomics,
     PluginError,
+    RulesetError,
     UnknownOption,
     UnknownPreset,
     UnknownVariant,
 )
-from liarsdice.models import FACE_NAMES, JSON, Bid, GameState, RankKey
+from liarsdice.models import FACE_NAMES, JSON, Bid, GameState, RankKey, opening_state
 from liarsdice.options import CallKind, CallRegistry, Option, OptionRegistry, VariantInfo
 from liarsdice.presets import Preset, PresetRegistry
 
 GROUP = "liarsdice"
 BASELINE = "standard"
 FACES = (1, 2, 3, 4, 5, 6)
+_PROBE_BIDS = tuple(Bid(q, f) for q in range(1, precedence.PROBE_QUANTITIES + 1) for f in FACES)
 
 
 @attrs.frozen
@@ -62,8 +69,32 @@ def _call_on(plugin_name: str, pm: pluggy.PluginManager, hook: str, **kwargs: An
     return None
 
 
+class _Manager(pluggy.PluginManager):
+    """A plugin manager that skips a module's names that are neither ``liarsdice_*`` nor marked
+    (pluggy otherwise inspects every name a plugin module holds, its imports included: most of the
+    cost of building a ruleset). A marked function with another name is still seen, and refused."""
+
+    def parse_hookimpl_opts(self, plugin: Any, name: str) -> Any:
+        if (
+            not name.startswith(_PREFIX)
+            and isinstance(plugin, types.ModuleType)
+            and not hasattr(vars(plugin).get(name), _MARK)
+        ):
+            return None
+        return super().parse_hookimpl_opts(plugin, name)
+
+    def parse_hookspec_opts(self, module_or_class: Any, name: str) -> Any:
+        if not name.startswith(_PREFIX):
+            return None
+        return super().parse_hookspec_opts(module_or_class, name)
+
+
+_PREFIX = f"{hookspecs.PROJECT}_"
+_MARK = f"{hookspecs.PROJECT}_impl"
+
+
 def _new_manager() -> pluggy.PluginManager:
-    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm = _Manager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
     return pm
 
@@ -80,9 +111,21 @@ def _inspect(name: str, entry: EntryPoint) -> InstalledVariant:
         pm.check_pending()
     except pluggy.PluginValidationError as error:
         raise PluginError(f"variant {name} ({distribution}): {error}") from error
+    problems = precedence.marker_problems(name, pm)
+    if problems:
+        raise PluginError(f"variant {name} ({distribution}): {problems[0]}")
     info = _call_on(name, pm, "liarsdice_variant_info")
     if not isinstance(info, VariantInfo):
         raise PluginError(f"variant {name} ({distribution}) must implement liarsdice_variant_info")
+    for key in info.option_defaults:
+        if key.count(".") != 1 or key.startswith(f"{name}."):
+            raise PluginError(
+                f"variant {name} ({distribution}): option_defaults names {key!r}; give another "
+                "plugin's option as plugin.option (set your own options' defaults in "
+                "liarsdice_register_options)"
+            )
+    if name in (*info.before, *info.after):
+        raise PluginError(f"variant {name} ({distribution}) declares an order with itself")
     options = OptionRegistry(name)
     _call_on(name, pm, "liarsdice_register_options", options=options)
     calls = CallRegistry(name)
@@ -153,12 +196,51 @@ def find_variant(name: str) -> InstalledVariant:
     return variants[name]
 
 
+def option_defaults(
+    variants: Sequence[InstalledVariant], given: Iterable[str] = ()
+) -> dict[str, JSON]:
+    """The default of every option the ``variants`` declare, after the defaults variants set for
+    each other's options (``VariantInfo.option_defaults``); options in ``given`` are left at their
+    declared default, since the table sets them. Raises :class:`Conflict` when two variants set
+    different defaults for one option, and :class:`UnknownOption` or :class:`BadOptionValue`
+    naming the variant that set a default for an option its plugin does not declare or cannot take.
+    """
+    declared = {option.key: option for variant in variants for option in variant.options}
+    names = {variant.name for variant in variants}
+    defaults = {key: option.default for key, option in declared.items()}
+    setters: dict[str, str] = {}
+    for variant in variants:
+        for key, value in variant.info.option_defaults.items():
+            if key.partition(".")[0] not in names or key in given:
+                continue
+            if key not in declared:
+                raise UnknownOption(
+                    f"{variant.name} sets a default for {key}, which "
+                    f"{key.partition('.')[0]} does not declare"
+                )
+            try:
+                parsed = declared[key].parse(value)
+            except BadOptionValue as error:
+                raise BadOptionValue(f"{variant.name} sets a bad default: {error}") from error
+            if key in setters and defaults[key] != parsed:
+                raise Conflict(
+                    f"{setters[key]} and {variant.name} set different defaults for {key} "
+                    f"({_show(defaults[key])} and {_show(parsed)}): set {key} for the table"
+                )
+            defaults[key], setters[key] = parsed, variant.name
+    return defaults
+
+
+def _show(value: JSON) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def _resolve_options(
     variants: Sequence[InstalledVariant], given: Mapping[str, Any]
 ) -> dict[str, JSON]:
     declared = {option.key: option for variant in variants for option in variant.options}
     names = {variant.name for variant in variants}
-    resolved = {key: option.default for key, option in declared.items()}
+    resolved = option_defaults(variants, given)
     for key, value in given.items():
         if key not in declared:
             plugin = key.partition(".")[0]
@@ -173,36 +255,50 @@ def _resolve_options(
     return resolved
 
 
-def _check_combination(variants: Sequence[InstalledVariant], options: Mapping[str, JSON]) -> None:
-    names = [variant.name for variant in variants]
+def _providers(name: str, variants: Iterable[InstalledVariant]) -> list[str]:
+    """The variants that are called ``name`` or provide the capability ``name``."""
+    return [v.name for v in variants if v.name == name or name in v.info.provides]
+
+
+def structural_problem(variants: Sequence[InstalledVariant]) -> RulesetError | None:
+    """The first requirement, conflict or missing economics among ``variants`` (the baseline
+    included), the checks that need no option values; ``None`` when there is none."""
     for variant in variants:
+        others = [v for v in variants if v is not variant]
         for required in variant.info.requires:
-            if required not in names:
-                raise MissingRequirement(
+            if _providers(required, others):
+                continue
+            offers = [v for v in _providers(required, installed().values()) if v != variant.name]
+            if offers == [required]:
+                return MissingRequirement(
                     f"{variant.name} requires {required}, which is not in this ruleset"
                 )
+            hint = f" (installed variants that do: {', '.join(offers)})" if offers else ""
+            return MissingRequirement(
+                f"{variant.name} requires {required}, which no variant in this ruleset "
+                f"provides{hint}"
+            )
         for other in variant.info.conflicts:
-            if other in names:
-                raise Conflict(f"{variant.name} conflicts with {other}: choose one of them")
-    pm = _new_manager()
-    for variant in variants:
-        pm.register(variant.plugin, name=variant.name)
-    problems = pm.hook.liarsdice_combination_problem(variants=tuple(names), options=options)
-    if problems:
-        raise Conflict("; ".join(problems))
+            clashing = _providers(other, others)
+            if clashing:
+                which = other if clashing == [other] else f"{other} ({', '.join(clashing)})"
+                return Conflict(f"{variant.name} conflicts with {which}: choose one of them")
     if not any(variant.info.economics for variant in variants):
         offers = [v.name for v in installed().values() if v.info.economics]
-        raise NoEconomics(
+        return NoEconomics(
             "no variant makes a lost round cost anything: add one of "
             + ", ".join(offers or ["(none installed)"])
         )
+    return None
 
 
 class Ruleset:
     """A validated combination of variants and option values, ready to play any number of games.
 
-    Build it with :meth:`build`. ``hooks`` is the pre-resolved dispatch facade; ``pm`` is the
-    plugin manager behind it, for callers that want pluggy itself.
+    Build it with :meth:`build`. ``variants`` holds the baseline first, then the variants by name;
+    ``order`` holds the variants' names in precedence order (asked first, first). ``hooks`` is the
+    pre-resolved dispatch facade; ``pm`` is the plugin manager behind it, for callers that want
+    pluggy itself.
     """
 
     def __init__(
@@ -210,16 +306,34 @@ class Ruleset:
         variants: Sequence[InstalledVariant],
         options: Mapping[str, JSON],
         preset: Preset | None = None,
+        defaults: Mapping[str, JSON] | None = None,
     ) -> None:
+        baseline, *others = variants
         self.preset = preset
-        self.variants = tuple(variants)
-        self.names = tuple(variant.name for variant in variants)
+        self.variants = (baseline, *sorted(others, key=lambda v: v.name))
+        self.names = tuple(variant.name for variant in self.variants)
         self.options: Mapping[str, JSON] = dict(options)
-        self.calls = {call.name: call for variant in variants for call in variant.calls}
+        #: Each option's default in this ruleset: declared, or set by another variant.
+        self.defaults: Mapping[str, JSON] = dict(
+            option_defaults(self.variants, self.options) if defaults is None else defaults
+        )
+        self.calls = {call.name: call for variant in self.variants for call in variant.calls}
+        try:
+            order, self.precedes = precedence.order(others)
+        except ValueError as error:
+            raise Conflict(str(error)) from error
+        self.order = tuple(order)
+        by_name = {variant.name: variant for variant in self.variants}
+        #: For each action (``"bid"`` or a call kind), the plugins that read its payload.
+        self.payload_readers: Mapping[str, frozenset[str]] = {
+            action: frozenset(v.name for v in self.variants if action in v.info.payloads)
+            for action in ("bid", *self.calls)
+        }
         self.pm = _new_manager()
-        for variant in variants:
-            self.pm.register(variant.plugin, name=variant.name)
-        self.hooks = Hooks(self.pm, self.options)
+        self.pm.register(baseline.plugin, name=baseline.name)
+        for name in reversed(self.order):  # pluggy asks the last registered first
+            self.pm.register(by_name[name].plugin, name=name)
+        self.hooks = Hooks(self.pm, self.options, baseline.name)
         self._ladders: dict[tuple[int, frozenset[int]], tuple[list[RankKey], list[Bid]]] = {}
         # When no face_allowed implementation reads the state or the player, its answers never
         # change: ask once now instead of on every turn.
@@ -257,11 +371,32 @@ class Ruleset:
             )
         chosen = [find_variant(BASELINE), *(find_variant(name) for name in wanted)]
         resolved = _resolve_options(chosen, options or {})
-        _check_combination(chosen, resolved)
-        return cls(chosen, resolved, chosen_preset)
+        problem = structural_problem(chosen)
+        if problem is not None and not isinstance(problem, NoEconomics):
+            raise problem
+        rules = cls(chosen, resolved, chosen_preset, option_defaults(chosen, options or {}))
+        objections = rules.pm.hook.liarsdice_combination_problem(
+            variants=rules.names, options=rules.options
+        )
+        if objections:
+            raise Conflict("; ".join(objections))
+        if problem is not None:
+            raise problem
+        rules._check_precedence()
+        return rules
+
+    def _check_precedence(self) -> None:
+        """Refuse unordered answers to one first-result hook and implementations that can never
+        run (:mod:`liarsdice.precedence`)."""
+        probes = {"face": FACES, "bid": _PROBE_BIDS, "call": tuple(self.calls)}
+        problems = precedence.unordered(self.pm, BASELINE, self.precedes, probes, self.options)
+        if not problems:
+            problems = precedence.unreachable(self.pm, BASELINE, probes, self.options)
+        if problems:
+            raise Conflict("; ".join(problems))
 
     def __repr__(self) -> str:
-        changed = {k: v for k, v in self.options.items() if v != self.option(k).default}
+        changed = {k: v for k, v in self.options.items() if v != self.defaults[k]}
         preset = f", preset={self.preset.name!r}" if self.preset else ""
         return f"Ruleset({list(self.names[1:])!r}, {changed!r}{preset})"
 
@@ -317,6 +452,18 @@ class Ruleset:
             return f"bids on {FACE_NAMES[face]} are not allowed now"
         return None
 
+    def wild_faces(self, state: GameState | None = None) -> frozenset[int]:
+        """The faces that are wild at ``state`` (default: the start of a game's first round):
+        those the ``matching_faces`` hook counts toward a bid on every other face. ``{1}`` with
+        wild ones, ``{6}`` with wild sixes, empty once ones are locked or in a palifico round.
+        Odds pages, the CLI and the rules page ask this instead of assuming ones."""
+        state = opening_state(10) if state is None else state
+        matching = self.hooks.matching_faces
+        counted = {face: matching(state, face) for face in FACES}
+        return frozenset(
+            wild for wild in FACES if all(wild in counted[face] for face in FACES if face != wild)
+        )
+
     def describe(self) -> str:
-        """The rules page of this combination, in Markdown (see :mod:`liarsdice.rulestext`)."""
-        return rulestext.render(self)
+        """The rules page of this combination, in Markdown (see :mod:`liarsdice.rulespage`)."""
+        return rulespage.render(self)

@@ -57,16 +57,21 @@ def _parse_action(index: int, raw: Any, players: list[str]) -> Action:
     _expect(player in players, f"{where}: unknown player {player!r}")
     kinds = [key for key in ("bid", "call", "timeout") if key in raw]
     _expect(len(kinds) == 1, f"{where}: needs exactly one of bid, call, timeout")
+    unknown = set(raw) - {"player", "bid", "call", "timeout", "payload"}
+    _expect(not unknown, f"{where}: unknown keys {', '.join(sorted(unknown))}")
+    payload = raw.get("payload", {})
+    _expect(isinstance(payload, dict), f"{where}: a payload is an object keyed by plugin name")
+    _expect("timeout" not in raw or not payload, f"{where}: a timeout takes no payload")
     if "bid" in raw:
         bid = raw["bid"]
         _expect(
             isinstance(bid, list) and len(bid) == 2 and all(type(n) is int for n in bid),
             f"{where}: a bid is [quantity, face]",
         )
-        return BidAction(player, Bid(bid[0], bid[1]))
+        return BidAction(player, Bid(bid[0], bid[1]), payload)
     if "call" in raw:
         _expect(isinstance(raw["call"], str), f'{where}: a call names its kind, e.g. "challenge"')
-        return CallAction(player, raw["call"])
+        return CallAction(player, raw["call"], payload)
     _expect(raw["timeout"] is True, f"{where}: timeout must be true")
     return TimeoutAction(player)
 
@@ -176,18 +181,20 @@ def run(scenario: Mapping[str, Any], factory: RulesetFactory = _default_factory)
             not unused,
             f"round {number}: rigged outcomes never drawn: {unused}",
         )
-        results.append(
-            {
-                "opener": round_state.opener,
-                "rejected": rejected,
-                "ruling": _ruling(state.round.resolution),
-                "after": {
-                    p.name: {"dice": p.dice, "alive": p.alive, "bullets": 0}
-                    | public_facts(rules, state, p.name)
-                    for p in state.players
-                },
-            }
-        )
+        result = {
+            "opener": round_state.opener,
+            "rejected": rejected,
+            "ruling": _ruling(state.round.resolution),
+            "after": {
+                p.name: {"dice": p.dice, "alive": p.alive, "bullets": 0}
+                | public_facts(rules, state, p.name)
+                for p in state.players
+            },
+        }
+        if state.round.shown:
+            result["shown"] = {name: list(dice) for name, dice in state.round.shown.items()}
+            result["rolls"] = {name: list(dice) for name, dice in state.round.rolls.items()}
+        results.append(result)
     return {"rounds": results, "next_opener": game.state.next_opener, "winner": game.state.winner}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from random import Random
+from typing import TypeVar
 
 import attrs
 
@@ -13,7 +14,9 @@ from liarsdice.models import Action, BidAction, CallAction, GameState
 from liarsdice.ruleset import Ruleset
 
 CHALLENGE_PROBABILITY = 0.3
+PAYLOAD_PROBABILITY = 0.3
 LOWEST_RAISES = 10
+A = TypeVar("A", BidAction, CallAction)
 
 
 def random_action(rules: Ruleset, state: GameState, rng: Random) -> Action:
@@ -21,18 +24,34 @@ def random_action(rules: Ruleset, state: GameState, rng: Random) -> Action:
 
     When a call is possible: call with probability 0.3 (always when no raise exists), choosing
     uniformly among the legal call kinds. Otherwise bid uniformly among the 10 lowest legal bids.
+    When plugins offer payloads for the move (``engine.payload_choices``), one of them goes with it
+    with probability 0.3.
     """
     assert state.round is not None
     player = state.round.turn
     calls = engine.legal_calls(rules, state, player) if state.round.bids else []
     if calls and rng.random() < CHALLENGE_PROBABILITY:
-        return CallAction(player, calls[0] if len(calls) == 1 else rng.choice(calls))
+        return _with_payload(
+            rules,
+            state,
+            CallAction(player, calls[0] if len(calls) == 1 else rng.choice(calls)),
+            rng,
+        )
     bids = engine.legal_bids(rules, state, player, LOWEST_RAISES)
     if not bids:
         if not calls:
             raise RuntimeError(f"{player} has no legal action in {state.round}")
-        return CallAction(player, rng.choice(calls))
-    return BidAction(player, rng.choice(bids))
+        return _with_payload(rules, state, CallAction(player, rng.choice(calls)), rng)
+    return _with_payload(rules, state, BidAction(player, rng.choice(bids)), rng)
+
+
+def _with_payload(rules: Ruleset, state: GameState, action: A, rng: Random) -> A:
+    """``action``, now and then with one of the payloads plugins offer for it."""
+    offered = engine.payload_choices(rules, state, action)
+    if not offered or rng.random() >= PAYLOAD_PROBABILITY:
+        return action
+    plugin = rng.choice(sorted(offered))
+    return attrs.evolve(action, payload={plugin: rng.choice(offered[plugin])})
 
 
 @attrs.frozen

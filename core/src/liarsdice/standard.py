@@ -1,9 +1,10 @@
-"""The baseline rules, variant ``standard``: loaded in every ruleset, answering every hook last.
+"""The baseline rules, variant ``standard``: loaded in every ruleset, the fallback of every hook.
 
 Raise = more dice of any face, or as many dice of a higher face. With ``standard.wild_ones`` (the
 default) ones count toward every other face and nobody may bid ones; without it ones are the lowest
 ordinary face. A challenge loses for the challenger when the count reaches the quantity, else for
-the bidder. Seat 1 opens the first round, the loser opens the next. A timeout is a lost round.
+the bidder. Seat 1 opens the first round, the loser opens the next; the turn passes clockwise. A
+timeout is a lost round. Variants answer first: this plugin is asked only when none of them does.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ _WILD = {face: frozenset({face, 1}) for face in range(2, 7)} | {1: frozenset({1}
 _PLAIN = {face: frozenset({face}) for face in range(1, 7)}
 
 
-@hookimpl(trylast=True)
+@hookimpl
 def liarsdice_variant_info() -> VariantInfo:
     return VariantInfo(
         title="Standard rules",
@@ -28,21 +29,17 @@ def liarsdice_variant_info() -> VariantInfo:
     )
 
 
-@hookimpl(trylast=True)
+@hookimpl
 def liarsdice_register_options(options: OptionRegistry) -> None:
-    options.add(
-        "wild_ones",
-        True,
-        "ones count toward every other face, and nobody may bid ones while they are wild",
-    )
+    options.add("wild_ones", True, "ones are wild (they count toward every other face)")
 
 
-@hookimpl(trylast=True)
+@hookimpl
 def liarsdice_register_calls(calls: CallRegistry) -> None:
     calls.add("challenge", "the bid on the table is a lie: lift the cups and count")
 
 
-@hookimpl(trylast=True)
+@hookimpl
 def liarsdice_register_presets(presets: PresetRegistry) -> None:
     for preset in BUILT_IN:
         presets.add(
@@ -55,24 +52,24 @@ def liarsdice_register_presets(presets: PresetRegistry) -> None:
         )
 
 
-@hookimpl(trylast=True)
+@hookimpl
 def liarsdice_bid_rank(bid: Bid) -> RankKey:
     return (bid.quantity, bid.face)
 
 
-@hookimpl(trylast=True)
+@hookimpl
 def liarsdice_face_allowed(face: int, options: Options) -> bool | str:
     if face == 1 and options[WILD_ONES]:
         return "ones are wild: no bids on ones"
     return True
 
 
-@hookimpl(trylast=True)
+@hookimpl
 def liarsdice_matching_faces(face: int, options: Options) -> frozenset[int]:
     return _WILD[face] if options[WILD_ONES] else _PLAIN[face]
 
 
-@hookimpl(trylast=True)
+@hookimpl
 def liarsdice_resolve_call(
     state: GameState, player: str, call: str, count: int
 ) -> Resolution | None:
@@ -94,7 +91,7 @@ def liarsdice_resolve_call(
     )
 
 
-@hookimpl(trylast=True)
+@hookimpl
 def liarsdice_timeout(state: GameState, player: str) -> Resolution:
     placed = state.round.bids[-1] if state.round and state.round.bids else None
     return Resolution(
@@ -109,52 +106,70 @@ def liarsdice_timeout(state: GameState, player: str) -> Resolution:
     )
 
 
-@hookimpl(trylast=True)
+@hookimpl
 def liarsdice_first_opener(state: GameState) -> str:
     return state.players[0].name
 
 
-@hookimpl(trylast=True)
+@hookimpl
 def liarsdice_next_opener(resolution: Resolution) -> str:
     return resolution.losers[0] if resolution.losers else resolution.caller
 
 
-@hookimpl(trylast=True)
+@hookimpl
+def liarsdice_next_turn(state: GameState, player: str) -> str:
+    return state.next_alive(player)
+
+
+@hookimpl
 def liarsdice_describe(options: Options) -> RulesText:
     if options[WILD_ONES]:
-        ones = (
-            "Ones are wild: every die showing 1 also counts toward a bid on any other face. A bid "
-            "on ones would count them twice, so nobody may bid ones."
-        )
+        wilds = {
+            "wilds.which": (
+                "Ones are wild: every die showing 1 also counts toward a bid on any other face."
+            ),
+            "wilds.bids": "A bid on ones would count them twice, so nobody may bid ones.",
+        }
     else:
-        ones = "Ones are **not** wild: a one counts only toward a bid on ones, and ones are the lowest face."
+        wilds = {
+            "wilds.which": "No die is wild: each die counts only toward a bid on its own face.",
+            "wilds.bids": "Ones may be bid like any face; they are the lowest face.",
+        }
     return RulesText(
-        topics={
-            "table": (
-                "Every player starts with the same number of six-sided dice and a cup. Each round "
-                "everyone still in rolls all their dice in secret and looks only at their own."
+        clauses={
+            "table.dice": ("Every player starts with the same number of six-sided dice and a cup."),
+            "table.roll": (
+                "Each round everyone still in rolls all their dice in secret and looks only at "
+                "their own."
             ),
-            "bidding": (
-                'The opener bids a quantity and a face: "four fives" claims that at least four dice '
-                "on the whole table show a five. Play goes clockwise to the next living player, who "
-                "must either raise or call; there is no passing, and the opener cannot call. A raise "
-                "names more dice of any face, or as many dice of a higher face; a higher face with "
-                "fewer dice is not a raise. A bid may not name more dice than are in play, so all "
-                "the dice showing sixes is the highest bid there is."
+            "bidding.claim": (
+                'The opener bids a quantity and a face: "four fives" claims that at least four '
+                "dice on the whole table show a five."
             ),
-            "ones": ones,
-            "challenge": (
-                "Only the player on turn may challenge, and only the bid just made. All cups are "
-                "lifted and the matching dice counted. If the count reaches the quantity the bid "
-                "stands and the challenger loses the round (an exactly true bid stands); otherwise "
-                "the bidder loses. Exactly one player loses a challenge."
+            "bidding.turns": (
+                "Play goes clockwise to the next living player, who must either raise or call; "
+                "there is no passing, and the opener cannot call."
             ),
-            "first-opener": "Seat 1 opens the first round.",
-            "next-opener": (
-                "The loser of a round opens the next. If that player is out, the next living "
-                "player clockwise opens."
+            "bidding.raise": (
+                "A raise names more dice of any face, or as many dice of a higher face; a higher "
+                "face with fewer dice is not a raise."
             ),
-            "timeouts": "A player whose clock runs out loses the round.",
-            "winning": "The last player left in wins.",
+            "bidding.limit": (
+                "A bid may not name more dice than are in play, so all the dice showing sixes is "
+                "the highest bid there is."
+            ),
+            **wilds,
+            "challenge.who": ("Only the player on turn may challenge, and only the bid just made."),
+            "challenge.count": "All cups are lifted and the matching dice counted.",
+            "challenge.verdict": (
+                "If the count reaches the quantity the bid stands and the challenger loses the "
+                "round (an exactly true bid stands); otherwise the bidder loses. Exactly one "
+                "player loses a challenge."
+            ),
+            "first-opener.who": "Seat 1 opens the first round.",
+            "next-opener.who": "The loser of a round opens the next.",
+            "next-opener.out": ("If that player is out, the next living player clockwise opens."),
+            "timeouts.cost": "A player whose clock runs out loses the round.",
+            "winning.last": "The last player left in wins.",
         }
     )

@@ -1,8 +1,9 @@
 """What one player may see. The only place hidden information is filtered.
 
-A view holds the viewer's own dice, everyone's dice counts and public plugin facts, the bids, and —
-only once a call has lifted the cups — every roll of that round. Plugin state is public by contract
-(see :mod:`liarsdice.hookspecs`), so it is passed through.
+A view holds the viewer's own dice, everyone's dice counts, the dice each player has put face up,
+public plugin facts, the bids, the viewer's own private plugin state, and — only once a call has
+lifted the cups — every roll and every player's private state of that round. Public plugin state is
+public by contract (see :mod:`liarsdice.hookspecs`), so it is passed through.
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ from liarsdice.ruleset import Ruleset
 
 @attrs.frozen
 class SeatView:
-    """A seat as everyone sees it: dice count, whether still in, public plugin facts (bullets...)."""
+    """A seat as everyone sees it: dice count, whether still in, public plugin facts (bullets...),
+    and the dice this player has put face up this round."""
 
     name: str
     dice: int
     alive: bool
     public: Mapping[str, JSON]
+    shown: tuple[int, ...] = ()
 
 
 @attrs.frozen
@@ -43,6 +46,18 @@ class PlayerView:
     next_opener: str | None
     winner: str | None
     plugins: Mapping[str, Mapping[str, JSON]]
+    private: Mapping[str, Mapping[str, Mapping[str, JSON]]] = attrs.field(factory=dict)
+    """Private plugin state, shaped as ``RoundState.private`` (``[plugin][player]``): the
+    viewer's own entries only, or every player's once the cups are lifted."""
+
+    @property
+    def known_dice(self) -> tuple[int, ...]:
+        """Every die the viewer can see: their own and the others' dice face up (all of them
+        once the cups are lifted)."""
+        if self.revealed is not None:
+            return tuple(die for roll in self.revealed.values() for die in roll)
+        others = (die for seat in self.seats if seat.name != self.viewer for die in seat.shown)
+        return (*(self.own_dice or ()), *others)
 
 
 def public_facts(rules: Ruleset, state: GameState, player: str) -> dict[str, JSON]:
@@ -53,15 +68,30 @@ def public_facts(rules: Ruleset, state: GameState, player: str) -> dict[str, JSO
     return facts
 
 
+def _own_private(
+    private: Mapping[str, Mapping[str, Mapping[str, JSON]]], viewer: str | None
+) -> dict[str, dict[str, Mapping[str, JSON]]]:
+    return {
+        plugin: {viewer: players[viewer]}
+        for plugin, players in private.items()
+        if viewer is not None and viewer in players
+    }
+
+
 def player_view(rules: Ruleset, state: GameState, viewer: str | None) -> PlayerView:
-    """The view of ``state`` for ``viewer``: their own dice only, until a call reveals all."""
+    """The view of ``state`` for ``viewer``: their own dice and secrets only, and the dice shown
+    face up, until a call reveals all."""
     round_ = state.round
+    shown = round_.shown if round_ else {}
     seats = tuple(
-        SeatView(p.name, p.dice, p.alive, public_facts(rules, state, p.name)) for p in state.players
+        SeatView(p.name, p.dice, p.alive, public_facts(rules, state, p.name), shown.get(p.name, ()))
+        for p in state.players
     )
     resolution = round_.resolution if round_ else None
-    revealed = round_.rolls if round_ and resolution and resolution.count is not None else None
+    lifted = round_ is not None and round_.lifted
+    revealed = round_.rolls if round_ and lifted else None
     own = round_.rolls.get(viewer) if round_ and viewer is not None else None
+    private = round_.private if round_ else {}
     return PlayerView(
         viewer=viewer,
         seats=seats,
@@ -77,23 +107,28 @@ def player_view(rules: Ruleset, state: GameState, viewer: str | None) -> PlayerV
         next_opener=state.next_opener,
         winner=state.winner,
         plugins=state.plugins,
+        private=dict(private) if lifted else _own_private(private, viewer),
     )
 
 
 def view_state(view: PlayerView) -> GameState:
     """A game state rebuilt from ``view`` alone, for code that must not see hidden dice (bots).
 
-    Other players' rolls are replaced by dice showing 0, which match no face: their number is
-    public, their faces are not. Hooks that only read public facts (counting rules, bid rules)
-    answer on it exactly as on the real state.
+    Other players' hidden dice are replaced by dice showing 0, which match no face: their number
+    is public, their faces are not; dice shown face up are kept. Only the viewer's own private
+    state is there. Hooks that only read public facts (counting rules, bid rules) answer on it
+    exactly as on the real state.
     """
     rolls = {
         seat.name: (
-            view.own_dice if seat.name == view.viewer and view.own_dice else (0,) * seat.dice
+            view.own_dice
+            if seat.name == view.viewer and view.own_dice
+            else (*seat.shown, *(0,) * (seat.dice - len(seat.shown)))
         )
         for seat in view.seats
         if seat.alive
     }
+    shown = {seat.name: seat.shown for seat in view.seats if seat.shown}
     players = tuple(PlayerState(seat.name, seat.dice, seat.alive) for seat in view.seats)
     round_ = None
     if view.round:
@@ -106,6 +141,8 @@ def view_state(view: PlayerView) -> GameState:
             turn=view.turn or view.opener,
             bids=view.bids,
             resolution=view.resolution,
+            shown=shown,
+            private=view.private,
         )
     return GameState(
         players=players,

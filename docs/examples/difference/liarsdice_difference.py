@@ -23,6 +23,7 @@ def liarsdice_variant_info() -> VariantInfo:
         title="Difference",
         summary="The loser of a challenge loses as many dice as the bid was off by.",
         conflicts=("dice-loss",),
+        provides=("dice-economy",),
         economics=True,
     )
 

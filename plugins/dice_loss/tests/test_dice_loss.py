@@ -36,8 +36,10 @@ def test_it_is_an_economics_plugin() -> None:
     assert info.requires == () and info.conflicts == ()
 
 
-def test_it_is_not_trylast_so_it_is_an_ordinary_variant() -> None:
-    assert dice_loss.liarsdice_settle.liarsdice_impl["trylast"] is False
+def test_it_provides_the_dice_economy_and_needs_no_markers() -> None:
+    assert dice_loss.liarsdice_variant_info().provides == ("dice-economy",)
+    marks = dice_loss.liarsdice_settle.liarsdice_impl
+    assert marks["trylast"] is False and marks["tryfirst"] is False
 
 
 def test_settle_takes_one_die_from_each_loser() -> None:

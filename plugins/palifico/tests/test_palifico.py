@@ -1,7 +1,8 @@
 """Variant ``palifico``: the round after a player first drops to one die.
 
-That player opens; ones are not wild (and may be bid); the opening bid fixes the face; once per
-player; the options ``one_die_changes_face``, ``two_players`` and ``wild_ones``.
+That player opens; no die is wild (ones may be bid); the opening bid fixes the face; once per
+player; the options ``one_die_changes_face``, ``two_players`` and ``keep_wilds``; it plays with
+any variant that takes dice away.
 """
 
 from __future__ import annotations
@@ -251,8 +252,8 @@ def test_two_players_false_counts_players_still_in() -> None:
     assert palifico_player(game) is None
 
 
-def test_wild_ones_option_keeps_ones_wild() -> None:
-    rules = build(palifico__wild_ones=True)
+def test_keep_wilds_option_keeps_ones_wild() -> None:
+    rules = build(palifico__keep_wilds=True)
     game = new_game(rules)
     lose(game, "Ben")
     start(game, {"Ann": [5, 1], "Ben": [5], "Cid": [5, 2]})
@@ -299,3 +300,27 @@ def test_requires_dice_loss() -> None:
         Ruleset.build(["palifico", "revolver"])
     assert "palifico" in str(caught.value)
     assert "dice-loss" in str(caught.value)
+
+
+def test_it_plays_with_any_variant_that_takes_dice_away() -> None:
+    rules = Ruleset.build(["palifico", "difference"])
+    game = new_game(rules)
+    start(game, {"Ann": [3, 3], "Ben": [4, 4], "Cid": [5, 5]})
+    game.bid("Ann", 1, 6)
+    game.call("Ben")  # no sixes: off by one, so Ann gives up one die
+    start(game, {"Ann": [5], "Ben": [5, 1], "Cid": [2, 1]})
+    assert palifico_player(game) == "Ann"
+    assert count_matching(rules, game.state, 5) == 2, "ones are not wild in a palifico round"
+
+
+def test_without_a_dice_economy_it_is_refused_naming_the_capability() -> None:
+    with pytest.raises(
+        RulesetError, match=r"palifico requires dice-economy.*dice-loss, difference"
+    ):
+        Ruleset.build(["palifico", "revolver"])
+
+
+def test_it_is_declared_before_the_variants_it_overrides() -> None:
+    rules = Ruleset.build(["palifico", "dice-loss", "aces-switch", "winner-opens"])
+    assert rules.order.index("palifico") < rules.order.index("aces-switch")
+    assert rules.order.index("palifico") < rules.order.index("winner-opens")

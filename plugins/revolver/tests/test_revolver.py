@@ -346,4 +346,5 @@ def test_rules_text_states_the_configured_numbers() -> None:
     assert "8 chambers" in custom and "bullets in 8" in custom
     assert "6 chambers" not in custom
     assert "Timeouts" in custom and "every remaining chamber" in custom
-    assert "`revolver.chambers` = 8" in custom and "`revolver.initial_bullets` = 3" in custom
+    assert "Chambers in the cylinder: **8** (`revolver.chambers`)" in custom
+    assert "first lost round: **3** (`revolver.initial_bullets`)" in custom

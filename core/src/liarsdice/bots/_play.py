@@ -68,10 +68,14 @@ class Table:
         self.me: str = view.viewer
         self.state: GameState = view_state(view)
         self.hand: tuple[int, ...] = tuple(view.own_dice or ())
+        #: Every die the bot can see: its own and the dice others have put face up.
+        self.known: tuple[int, ...] = view.known_dice
+        #: The dice everyone can see: all the dice put face up, the bot's own included.
+        self.public: tuple[int, ...] = tuple(die for seat in view.seats for die in seat.shown)
         self.seats: dict[str, SeatView] = {seat.name: seat for seat in view.seats}
         self.alive = [seat for seat in view.seats if seat.alive]
         self.dice_in_play = view.dice_in_play
-        self.unknown = view.dice_in_play - len(self.hand)
+        self.unknown = view.dice_in_play - len(self.known)
         self.current: Bid | None = view.bids[-1].bid if view.bids else None
         self.bidder: str | None = view.bids[-1].player if view.bids else None
         self.next_player = self.state.next_alive(self.me)
@@ -103,9 +107,12 @@ class Table:
         return 0.0
 
     def prior_true(self, bid: Bid) -> float:
-        """The chance ``bid`` is true with every die unseen: how it looks to the other players."""
-        p = len(self.faces(bid.face).intersection(FACES)) / 6
-        return odds.at_least(bid.quantity, self.dice_in_play, p)
+        """The chance ``bid`` is true with only the dice face up seen: how it looks to the other
+        players."""
+        faces = self.faces(bid.face)
+        p = len(faces.intersection(FACES)) / 6
+        seen = sum(die in faces for die in self.public)
+        return odds.at_least(bid.quantity, self.dice_in_play - len(self.public), p, seen)
 
     def calls(self) -> list[str]:
         """The call kinds allowed now."""

@@ -81,7 +81,9 @@ class Beliefs:
             previous_face = face
         self.chances = beliefs
         self.others = [s for s in table.alive if s.name != table.me]
-        self.plain_dice = sum(s.dice for s in self.others if s.name not in beliefs)
+        #: Each opponent's dice still under the cup (their dice face up are known).
+        self.hidden = {s.name: s.dice - len(s.shown) for s in self.others}
+        self.plain_dice = sum(self.hidden[s.name] for s in self.others if s.name not in beliefs)
         self._counts: dict[int, _Count] = {}
 
     def distribution(self, face: int) -> _Count:
@@ -93,7 +95,7 @@ class Beliefs:
             return cached
         table = self.table
         counted = table.faces(face)
-        known = sum(die in counted for die in table.hand)
+        known = sum(die in counted for die in table.known)
         p = len(counted.intersection(FACES)) / 6
         bidders = [1.0]
         for seat in self.others:
@@ -101,7 +103,7 @@ class Beliefs:
             if chances is not None:
                 q = sum(chances[x - 1] for x in counted if 1 <= x <= 6)
                 r = 1.0 - q
-                for _ in range(seat.dice):  # one die at a time: two products per entry
+                for _ in range(self.hidden[seat.name]):  # one die at a time: two products each
                     bidders = [
                         a * r + b * q for a, b in zip([*bidders, 0.0], [0.0, *bidders], strict=True)
                     ]

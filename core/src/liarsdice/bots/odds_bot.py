@@ -34,9 +34,10 @@ class OddsBot:
         self.rng = rng
 
     def chances(self, table: Table, face: int) -> odds.Outlook:
-        """The outlook on ``face``: own dice known, every unseen die at the hook's chance."""
+        """The outlook on ``face``: own dice and dice face up known, every unseen die at the
+        hook's chance."""
         faces = table.faces(face)
-        known = sum(die in faces for die in table.hand)
+        known = sum(die in faces for die in table.known)
         p = len(faces.intersection(FACES)) / 6
         return odds.Outlook(face, faces, known, table.unknown, p)
 

@@ -172,12 +172,16 @@ def show_bid(bid: Bid | None) -> str:
     return "-" if bid is None else str(bid)
 
 
+def _show_payload(payload: Any) -> str:
+    return f" with {dict(payload)}" if payload else ""
+
+
 def show_move(move: Move | None) -> str:
     """A move in a few words: ``"p2 bids 3 fives"``, ``"p1 calls challenge"``."""
     if isinstance(move, BidAction):
-        return f"{move.player} bids {show_bid(move.bid)}"
+        return f"{move.player} bids {show_bid(move.bid)}{_show_payload(move.payload)}"
     if isinstance(move, CallAction):
-        return f"{move.player} calls {move.kind}"
+        return f"{move.player} calls {move.kind}{_show_payload(move.payload)}"
     if isinstance(move, TimeoutAction):
         return f"{move.player} times out"
     if move is None:
@@ -196,6 +200,10 @@ def show_state(state: GameState | None) -> str:
         rolls = " ".join(f"{name}={''.join(map(str, roll))}" for name, roll in round_.rolls.items())
         bids = ", ".join(f"{b.player} {show_bid(b.bid)}" for b in round_.bids) or "none"
         parts.append(f"round {round_.number} rolls {rolls} bids [{bids}] turn {round_.turn}")
+        if round_.shown:
+            parts.append(f"shown {dict(round_.shown)}")
+        if round_.private:
+            parts.append(f"private {dict(round_.private)}")
         if round_.resolution is not None:
             r = round_.resolution
             parts.append(f"ruling {r.call} count={r.count} losers={list(r.losers)}")
@@ -260,13 +268,18 @@ def illegal_actions(rules: Ruleset, state: GameState) -> list[Action]:
         BidAction(turn, Bid(1, 7)),
         CallAction(turn, "no-such-call"),
     ]
-    legal = set(engine.legal_bids(rules, state, turn))
+    legal_bids = engine.legal_bids(rules, state, turn)
+    legal = set(legal_bids)
     found += [
         BidAction(turn, Bid(q, f))
         for q in range(1, round_.dice_in_play + 1)
         for f in range(1, 7)
         if Bid(q, f) not in legal
     ]
+    # Legal moves with a payload no plugin reads.
+    stray = {STRANGER: True}
+    found += [BidAction(turn, bid, stray) for bid in legal_bids[:1]]
+    found += [CallAction(turn, kind, stray) for kind in engine.legal_calls(rules, state, turn)]
     return found
 
 
@@ -291,6 +304,24 @@ def _try_illegal(rules: Ruleset, state: GameState, choose: Chooser, rng: Random)
     return Step(state, action, ILLEGAL, tuple(events), after, None, snapshot, dumps(state))
 
 
+def _with_payload(
+    rules: Ruleset, state: GameState, action: Action, choose: Chooser
+) -> tuple[Action, str]:
+    """``action``, or ``action`` with one of the payloads plugins offer for it."""
+    offered = [
+        {plugin: value}
+        for plugin, values in engine.payload_choices(rules, state, action).items()
+        for value in values
+    ]
+    if offered:
+        index = choose(len(offered) + 1)
+        if isinstance(action, BidAction) and index:
+            action = BidAction(action.player, action.bid, offered[index - 1])
+        elif isinstance(action, CallAction) and index:
+            action = CallAction(action.player, action.kind, offered[index - 1])
+    return action, LEGAL
+
+
 def play_game(
     rules: Ruleset,
     players: Sequence[str],
@@ -305,9 +336,10 @@ def play_game(
 
     At each turn ``choose`` picks a mode by ``weights`` (legal move, timeout, illegal attempt), then
     the move: the legal moves are the legal calls followed by the legal bids, lowest first, so
-    index 0 — where shrinking goes — is a call whenever one is allowed. An illegal attempt does not
-    use up the turn. The game stops at a winner, at the first engine error or dead end, or after
-    ``max_moves`` moves (then it is incomplete).
+    index 0 — where shrinking goes — is a call whenever one is allowed. When plugins offer payloads
+    for the move (``engine.payload_choices``), one more choice picks none (index 0) or one of them.
+    An illegal attempt does not use up the turn. The game stops at a winner, at the first engine
+    error or dead end, or after ``max_moves`` moves (then it is incomplete).
     """
     rng = Random(seed)
     start = NewGame(tuple(players), dice_per_player, seed)
@@ -351,7 +383,7 @@ def play_game(
             if not options:
                 steps.append(Step(state, None, LEGAL, error=f"{turn} has no legal move"))
                 break
-            action, intent = options[choose(len(options))], LEGAL
+            action, intent = _with_payload(rules, state, options[choose(len(options))], choose)
         try:
             after, events = engine.step(rules, state, action, rng)
         except IllegalAction as refused:

@@ -23,7 +23,9 @@ from collections.abc import Callable, Iterable, Sequence
 from random import Random
 from typing import Any
 
-from liarsdice import engine
+import attrs
+
+from liarsdice import engine, precedence
 from liarsdice.events import (
     BidMade,
     DiceChanged,
@@ -40,11 +42,10 @@ from liarsdice.models import (
     BidAction,
     CallAction,
     GameState,
-    RoundState,
     TimeoutAction,
 )
 from liarsdice.reducer import apply_event, replay
-from liarsdice.ruleset import FACES, Ruleset
+from liarsdice.ruleset import BASELINE, FACES, Ruleset
 from liarsdice.serialization import dumps, loads, to_data
 from liarsdice.testing.driver import (
     ILLEGAL,
@@ -74,9 +75,10 @@ ELIMINATED = "eliminated players never act"
 ILLEGAL_NOTHING = "illegal actions change nothing"
 REPLAY = "replaying the event log rebuilds the state"
 JSON_TRIP = "state and events survive a JSON round trip"
-HIDDEN = "a player's view never holds another player's hidden dice"
+HIDDEN = "a player's view never holds another player's hidden dice or private state"
 SAME_SEED = "the same seed and moves give the same game"
 APPLY = "legal moves apply without error"
+ONE_RULER = "each call is ruled on by one variant, or by variants in a declared order"
 
 
 class LawViolation(AssertionError):
@@ -300,11 +302,39 @@ def legal_enumeration_agrees(rules: Ruleset, steps: Sequence[Step]) -> None:
                     f"for {player}: legal_calls disagrees with call_problems",
                     show_state(state),
                 )
+            if player == turn:
+                moves: list[BidAction | CallAction] = [BidAction(player, b) for b in listed[:3]]
+                moves += [CallAction(player, kind) for kind in calls]
+                _offered_payloads_apply(rules, state, moves)
         stranger = engine.bid_problems(rules, state, STRANGER, Bid(1, 2))
         if not stranger or engine.legal_bids(rules, state, STRANGER):
             raise LawViolation(
                 ENUMERATION, rules, "a stranger to the table may bid", show_state(state)
             )
+
+
+def _offered_payloads_apply(
+    rules: Ruleset, state: GameState, actions: Sequence[BidAction | CallAction]
+) -> None:
+    """Every payload a plugin offers for a legal move is accepted with it."""
+    for action in actions:
+        for plugin, values in engine.payload_choices(rules, state, action).items():
+            for value in values[:8]:
+                payload = {plugin: value}
+                if isinstance(action, BidAction):
+                    refused = engine.bid_problems(rules, state, action.player, action.bid, payload)
+                else:
+                    refused = engine.call_problems(
+                        rules, state, action.player, action.kind, payload
+                    )
+                if refused:
+                    raise LawViolation(
+                        ENUMERATION,
+                        rules,
+                        f"{plugin} offers the payload {value!r} for {show_move(action)}, and the "
+                        f"move is then refused: {'; '.join(refused)}",
+                        show_state(state),
+                    )
 
 
 def rounds_end(rules: Ruleset, steps: Sequence[Step]) -> None:
@@ -422,11 +452,50 @@ def challenge_has_one_loser(rules: Ruleset, steps: Sequence[Step]) -> None:
                 )
 
 
+def calls_are_ruled_by_one_variant(rules: Ruleset, steps: Sequence[Step]) -> None:
+    """When a call is ruled on, the variants whose ``liarsdice_resolve_call`` answers it are one,
+    or ordered by their declarations: otherwise which ruling counts would be an accident of
+    registration. (The build-time order check leaves this hook to play, since variants usually
+    answer only their own call kinds.)"""
+    impls = precedence.answering(rules.pm, "liarsdice_resolve_call", BASELINE)
+    if len(impls) < 2:
+        return
+    for step in timeline(steps):
+        action, state = step.action, step.state
+        if not isinstance(action, CallAction) or state is None or state.round is None:
+            continue
+        if not state.round.bids or not rules.calls[action.kind].ends_round:
+            continue
+        count = engine.count_matching(rules, state, state.round.bids[-1].bid.face)
+        values = {
+            "state": state,
+            "player": action.player,
+            "call": action.kind,
+            "count": count,
+            "options": rules.options,
+        }
+        answering = [
+            impl.plugin_name
+            for impl in impls
+            if impl.function(**{arg: values[arg] for arg in impl.argnames}) is not None
+        ]
+        for first, second in itertools.combinations(answering, 2):
+            if (first, second) not in rules.precedes and (second, first) not in rules.precedes:
+                raise LawViolation(
+                    ONE_RULER,
+                    rules,
+                    f"{first} and {second} both rule on this {action.kind!r} call and neither "
+                    "declares which comes first (VariantInfo before=/after=)",
+                    _at(step),
+                )
+
+
 def dice_change_only_through_effects(rules: Ruleset, steps: Sequence[Step]) -> None:
     """Everyone starts with the starting count; a player's dice change only by ``DiceChanged`` and
     ``Eliminated`` events and stay within 0..starting count at every event; a player who is out
-    holds none; each round every living player rolls exactly their dice, faces 1-6; after a round
-    is settled every living player still holds a die."""
+    holds none; each round every living player rolls exactly their dice, faces 1-6, and keeps that
+    many through rerolls, the dice face up always among them; after a round is settled every
+    living player still holds a die."""
     for step in timeline(steps):
         after = step.after
         assert after is not None
@@ -481,6 +550,18 @@ def dice_change_only_through_effects(rules: Ruleset, steps: Sequence[Step]) -> N
                 raise LawViolation(DICE, rules, f"{name} holds {player.dice} dice", _at(step))
             if settled and player.alive and not player.dice:
                 raise LawViolation(DICE, rules, f"{name} is still in with no dice", _at(step))
+        round_ = after.round
+        if round_ is not None and not round_.over:
+            for name, roll in round_.rolls.items():
+                shown = round_.shown.get(name, ())
+                if len(roll) != dice[name] or len(round_.hidden(name)) != len(roll) - len(shown):
+                    raise LawViolation(
+                        DICE,
+                        rules,
+                        f"{name} holds {dice[name]} dice but rolls {list(roll)} with "
+                        f"{list(shown)} face up",
+                        _at(step),
+                    )
 
 
 def game_has_one_winner(rules: Ruleset, steps: Sequence[Step]) -> None:
@@ -582,37 +663,38 @@ def json_round_trip(rules: Ruleset, steps: Sequence[Step]) -> None:
 
 
 def _hide_others(state: GameState, viewer: str | None) -> GameState:
-    """``state`` with every roll but ``viewer``'s changed (each die moved to another face)."""
-    assert state.round is not None
+    """``state`` with every other player's hidden dice changed (each die moved to another face;
+    dice shown face up stay) and every other player's private state replaced."""
+    round_ = state.round
+    assert round_ is not None
     rolls = {
-        name: roll if name == viewer else tuple(die % 6 + 1 for die in roll)
-        for name, roll in state.round.rolls.items()
+        name: roll
+        if name == viewer
+        else (*round_.shown.get(name, ()), *(die % 6 + 1 for die in round_.hidden(name)))
+        for name, roll in round_.rolls.items()
     }
-    round_ = RoundState(
-        state.round.number,
-        state.round.opener,
-        rolls,
-        state.round.dice_in_play,
-        state.round.turn,
-        state.round.bids,
-        state.round.resolution,
-    )
-    return GameState(
-        state.players, state.dice_per_player, round_, state.next_opener, state.winner, state.plugins
-    )
+    private = {
+        plugin: {
+            player: value if player == viewer else {"replaced by the law": True}
+            for player, value in players.items()
+        }
+        for plugin, players in round_.private.items()
+    }
+    changed = attrs.evolve(round_, rolls=rolls, private=private)
+    return attrs.evolve(state, round=changed)
 
 
 def views_hide_dice(rules: Ruleset, steps: Sequence[Step]) -> None:
     """Until a call lifts the cups, each player's view (and a spectator's) holds only the viewer's
-    own roll as ``own_dice``, no ``revealed`` rolls, and does not depend on anyone else's dice at
-    all (changing them leaves the view's JSON unchanged)."""
+    own roll as ``own_dice``, no ``revealed`` rolls, only the viewer's own private plugin state,
+    and does not depend on anyone else's hidden dice or private state at all (changing them leaves
+    the view's JSON unchanged). Dice put face up are in every view."""
     for step in timeline(steps):
         state = step.after
         assert state is not None
         round_ = state.round
         if round_ is None:
             continue
-        lifted = round_.resolution is not None and round_.resolution.count is not None
         for viewer in [*(p.name for p in state.players), None]:
             view = player_view(rules, state, viewer)
             data = json.loads(dumps(view))
@@ -624,7 +706,12 @@ def views_hide_dice(rules: Ruleset, steps: Sequence[Step]) -> None:
                     f"{viewer}'s view shows own_dice={data['own_dice']}",
                     show_state(state),
                 )
-            if lifted:
+            shown = {seat["name"]: seat["shown"] for seat in data["seats"] if seat["shown"]}
+            if shown != {name: list(dice) for name, dice in round_.shown.items() if dice}:
+                raise LawViolation(
+                    HIDDEN, rules, f"{viewer}'s view shows {shown} face up", show_state(state)
+                )
+            if round_.lifted:
                 continue
             if data["revealed"] is not None:
                 raise LawViolation(
@@ -633,12 +720,25 @@ def views_hide_dice(rules: Ruleset, steps: Sequence[Step]) -> None:
                     f"{viewer}'s view reveals {data['revealed']} before a call",
                     show_state(state),
                 )
+            strangers = {
+                player
+                for players in data["private"].values()
+                for player in players
+                if player != viewer
+            }
+            if strangers:
+                raise LawViolation(
+                    HIDDEN,
+                    rules,
+                    f"{viewer}'s view carries the private state of {sorted(strangers)}",
+                    show_state(state),
+                )
             blind = json.loads(dumps(player_view(rules, _hide_others(state, viewer), viewer)))
             if blind != data:
                 raise LawViolation(
                     HIDDEN,
                     rules,
-                    f"{viewer}'s view depends on other players' dice: "
+                    f"{viewer}'s view depends on other players' hidden dice or private state: "
                     f"{_first_difference(data, blind)}",
                     show_state(state),
                 )
@@ -752,6 +852,7 @@ GAME_LAWS: tuple[GameLaw, ...] = (
     legal_enumeration_agrees,
     rounds_end,
     challenge_has_one_loser,
+    calls_are_ruled_by_one_variant,
     dice_change_only_through_effects,
     game_has_one_winner,
     replay_rebuilds_state,
@@ -779,6 +880,7 @@ __all__ = [
     "RulesetLaw",
     "bid_order",
     "bullets_never_decrease",
+    "calls_are_ruled_by_one_variant",
     "challenge_has_one_loser",
     "check_game",
     "check_ruleset",

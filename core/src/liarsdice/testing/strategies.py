@@ -13,7 +13,6 @@ defaults, two players with one die, and games that call as early as they can. ::
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -25,12 +24,19 @@ from hypothesis.errors import InvalidArgument
 from liarsdice.errors import RulesetError
 from liarsdice.models import JSON, Bid
 from liarsdice.options import Option
-from liarsdice.ruleset import BASELINE, FACES, InstalledVariant, Ruleset, installed
+from liarsdice.ruleset import (
+    BASELINE,
+    FACES,
+    InstalledVariant,
+    Ruleset,
+    installed,
+    structural_problem,
+)
 from liarsdice.testing.driver import PlayedGame, play_game
 
 SearchStrategy = st.SearchStrategy
 
-MAX_SUBSET_CANDIDATES = 12
+MAX_SUBSET_CANDIDATES = 20
 """Up to this many candidate variants, every valid subset is listed up front (and shrinks to the
 smallest); beyond it, subsets are drawn freely and the invalid ones rejected."""
 
@@ -57,10 +63,7 @@ def option_values(option: Option) -> SearchStrategy[JSON]:
 def _structurally_valid(names: Sequence[str], variants: Mapping[str, InstalledVariant]) -> bool:
     """Requirements met, no declared conflict, some economics: the checks that need no options."""
     chosen = [variants[BASELINE], *(variants[name] for name in names)]
-    present = {variant.name for variant in chosen}
-    return all(
-        set(v.info.requires) <= present and not set(v.info.conflicts) & present for v in chosen
-    ) and any(v.info.economics for v in chosen)
+    return structural_problem(chosen) is None
 
 
 _subset_cache: dict[
@@ -78,14 +81,30 @@ def _subsets(candidates: tuple[str, ...], include: tuple[str, ...]) -> list[tupl
     if cached is not None and cached[0] is variants:
         return cached[1]
     optional = [name for name in candidates if name not in include]
-    found = [
-        tuple(sorted((*include, *extra)))
-        for size in range(len(optional) + 1)
-        for extra in itertools.combinations(optional, size)
-        if _structurally_valid((*include, *extra), variants)
-    ]
+    found: list[tuple[str, ...]] = []
+
+    def extend(chosen: tuple[str, ...], rest: list[str]) -> None:
+        """Every subset of ``rest`` added to ``chosen``, skipping declared clashes early."""
+        if not rest:
+            if _structurally_valid(chosen, variants):
+                found.append(tuple(sorted(chosen)))
+            return
+        first, *others = rest
+        extend(chosen, others)
+        if not any(_clash(variants[first], variants[name]) for name in chosen):
+            extend((*chosen, first), others)
+
+    extend(tuple(include), optional)
+    found.sort(key=lambda names: (len(names), names))
     _subset_cache[(candidates, include)] = (variants, found)
     return found
+
+
+def _clash(a: InstalledVariant, b: InstalledVariant) -> bool:
+    """``a`` and ``b`` declare a conflict (by name or capability)."""
+    return any(name == b.name or name in b.info.provides for name in a.info.conflicts) or any(
+        name == a.name or name in a.info.provides for name in b.info.conflicts
+    )
 
 
 def _build(names: tuple[str, ...], options: Mapping[str, Any]) -> Ruleset:

@@ -31,7 +31,14 @@ import attrs
 from liarsdice.errors import MissingRequirement, RulesetError
 from liarsdice.models import JSON
 from liarsdice.options import Option
-from liarsdice.ruleset import BASELINE, InstalledVariant, Ruleset, find_variant, installed
+from liarsdice.ruleset import (
+    BASELINE,
+    InstalledVariant,
+    Ruleset,
+    find_variant,
+    installed,
+    structural_problem,
+)
 from liarsdice.testing import PROFILE_VARIABLE
 from liarsdice.testing.driver import PlayedGame, RandomChooser, play_game
 from liarsdice.testing.laws import check_game, check_ruleset
@@ -79,8 +86,14 @@ class LawCase:
 # --- combinations -------------------------------------------------------------------------------
 
 
+def _providers(name: str, known: Mapping[str, InstalledVariant]) -> list[str]:
+    """The installed variants called ``name`` or providing the capability ``name``."""
+    return [v.name for v in known.values() if v.name == name or name in v.info.provides]
+
+
 def _closure(names: Iterable[str], known: Mapping[str, InstalledVariant]) -> set[str]:
-    """``names`` and everything they require, transitively (unknown names are left out)."""
+    """``names`` and everything they require, transitively: a required capability brings every
+    installed variant that provides it (unknown names are left out)."""
     found: set[str] = set()
     todo = [name for name in names if name in known]
     while todo:
@@ -88,17 +101,15 @@ def _closure(names: Iterable[str], known: Mapping[str, InstalledVariant]) -> set
         if name in found or name == BASELINE:
             continue
         found.add(name)
-        todo += [other for other in known[name].info.requires if other in known]
+        for required in known[name].info.requires:
+            todo += _providers(required, known)
     return found
 
 
 def structurally_valid(names: Iterable[str], known: Mapping[str, InstalledVariant]) -> bool:
     """Requirements met, no declared conflict, some economics: the checks that need no options."""
     chosen = [known[BASELINE], *(known[name] for name in set(names) - {BASELINE})]
-    present = {variant.name for variant in chosen}
-    return all(
-        set(v.info.requires) <= present and not set(v.info.conflicts) & present for v in chosen
-    ) and any(v.info.economics for v in chosen)
+    return structural_problem(chosen) is None
 
 
 def option_domain(option: Option) -> list[JSON]:
@@ -230,7 +241,9 @@ def law_cases(variant: str, *, combine: bool = True) -> list[LawCase]:
     """
     find_variant(variant)  # raises UnknownVariant, or the plugin's load error
     known = installed()
-    missing = sorted(set(known[variant].info.requires) - set(known))
+    missing = sorted(
+        required for required in known[variant].info.requires if not _providers(required, known)
+    )
     if missing:
         raise MissingRequirement(
             f"{variant} requires {', '.join(missing)}, which {'is' if len(missing) == 1 else 'are'} "

@@ -1,0 +1,177 @@
+"""Variant ``pass``: whose dice all show one face may pass instead of bidding (a perudo/dudo house
+rule). The next player must raise the last bid or doubt the pass.
+
+Call kinds: ``pass`` does not end the round (the turn moves on, the bid on the table stays);
+``doubt`` ends it: the cups are lifted and the passer loses if their dice were not all alike, the
+doubter if they were. While a pass is pending, the next player may only raise the last bid or
+doubt; no other call. A pass is a claim, so a player may pass with mixed dice — and hope nobody
+doubts. ``pass.limit``: ``player`` (each player passes at most once a round) or ``round`` (one pass
+a round for the whole table). ``pass.min_dice``: the fewest dice a player must hold to pass (a
+single die always "shows one face").
+
+Public state: ``{"pending": passer or None, "passed": [players who passed this round]}``, reset at
+every round start. Private state, for the passer only: ``{"honest": bool}`` — whether their dice
+were all alike when they passed, which settles a doubt (and stays right if dice are rerolled later).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from liarsdice import (
+    GameState,
+    Notice,
+    Options,
+    PluginStateSet,
+    PrivateStateSet,
+    Resolution,
+    VariantInfo,
+    hookimpl,
+)
+from liarsdice.events import Effect
+from liarsdice.options import CallRegistry, OptionRegistry
+from liarsdice.rulestext import RulesText
+
+NAME = "pass"
+PASS = "pass"
+DOUBT = "doubt"
+
+
+def pending(state: GameState) -> str | None:
+    """The player whose pass the next player must answer, or None."""
+    passer: str | None = state.plugin(NAME).get("pending")
+    return passer
+
+
+def passed(state: GameState) -> list[str]:
+    """The players who have passed this round."""
+    return list(state.plugin(NAME).get("passed", []))
+
+
+def alike(dice: Sequence[int]) -> bool:
+    """True when every die shows the same face."""
+    return len(set(dice)) <= 1
+
+
+@hookimpl
+def liarsdice_variant_info() -> VariantInfo:
+    return VariantInfo(
+        title="Pass",
+        summary="Whose dice all show one face may pass; the next player raises or doubts the pass.",
+    )
+
+
+@hookimpl
+def liarsdice_register_options(options: OptionRegistry) -> None:
+    options.add(
+        "limit",
+        "player",
+        "how often anyone may pass (player: once a round each; round: once a round in all)",
+        choices=("player", "round"),
+    )
+    options.add("min_dice", 2, "the fewest dice a player must hold to pass", minimum=1, maximum=5)
+
+
+@hookimpl
+def liarsdice_register_calls(calls: CallRegistry) -> None:
+    calls.add(
+        PASS, "all my dice show one face: I pass, and the next player must answer", ends_round=False
+    )
+    calls.add(DOUBT, "the pass just made is a lie: lift the cups")
+
+
+@hookimpl
+def liarsdice_call_problem(
+    state: GameState, player: str, call: str, options: Options
+) -> str | None:
+    waiting = pending(state)
+    if call == DOUBT:
+        return None if waiting else "doubt: there is no pass to doubt"
+    if waiting:
+        return f"pass: {waiting} has just passed: raise the last bid or doubt the pass"
+    if call != PASS:
+        return None
+    done = passed(state)
+    if options["pass.limit"] == "player" and player in done:
+        return "pass: each player may pass once a round, and you have"
+    if options["pass.limit"] == "round" and done:
+        return f"pass: one pass a round, and {done[0]} has passed"
+    fewest = options["pass.min_dice"]
+    if state.player(player).dice < fewest:
+        return f"pass: you need at least {fewest} dice to pass"
+    return None
+
+
+@hookimpl
+def liarsdice_call_made(state: GameState, player: str, call: str) -> Sequence[Effect]:
+    if call != PASS:
+        return []
+    assert state.round is not None
+    honest = alike(state.round.rolls[player])
+    return [
+        PluginStateSet(NAME, "pending", player),
+        PluginStateSet(NAME, "passed", [*passed(state), player]),
+        PrivateStateSet(NAME, player, "honest", honest),
+        Notice(NAME, f"{player} passes: all their dice show one face, they say", player),
+    ]
+
+
+@hookimpl
+def liarsdice_bid_made(state: GameState) -> Sequence[Effect]:
+    return [PluginStateSet(NAME, "pending", None)] if pending(state) else []
+
+
+@hookimpl
+def liarsdice_round_started(state: GameState) -> Sequence[Effect]:
+    if pending(state) is None and not passed(state):
+        return []
+    return [PluginStateSet(NAME, "pending", None), PluginStateSet(NAME, "passed", [])]
+
+
+@hookimpl
+def liarsdice_resolve_call(
+    state: GameState, player: str, call: str, count: int
+) -> Resolution | None:
+    if call != DOUBT:
+        return None
+    passer = pending(state)
+    assert passer is not None and state.round is not None and state.round.bids
+    honest = bool(state.private(NAME, passer).get("honest"))
+    placed = state.round.bids[-1]
+    loser, winner = (player, passer) if honest else (passer, player)
+    return Resolution(
+        call=DOUBT,
+        caller=player,
+        bidder=placed.player,
+        bid=placed.bid,
+        count=count,
+        success=not honest,
+        losers=(loser,),
+        winners=(winner,),
+    )
+
+
+@hookimpl
+def liarsdice_describe(options: Options) -> RulesText:
+    limit = (
+        "Each player may pass once a round."
+        if options["pass.limit"] == "player"
+        else "Only one player may pass in a round."
+    )
+    fewest = options["pass.min_dice"]
+    own = f"""\
+Instead of bidding, a player whose dice all show the same face may say **pass**. The bid on the
+table stays, and the next player must either raise it or **doubt** the pass; no other call is
+allowed then. A doubt lifts the cups: if the passer's dice were all alike the doubter loses the
+round, otherwise the passer does. A pass is a claim like a bid: you may pass with mixed dice and
+hope nobody doubts you. {limit} You need at least {fewest} {"die" if fewest == 1 else "dice"} to
+pass, and the opener cannot pass."""
+    return RulesText(
+        text=own,
+        clauses={
+            "bidding.turns": (
+                "Play goes clockwise to the next living player, who must either raise or call, "
+                "or pass (see Pass); the opener cannot call."
+            )
+        },
+    )
