@@ -1,7 +1,7 @@
 """Shared fixtures for the core unit tests and the golden scenarios.
 
 ``install_plugins`` injects fake variant plugins by replacing the entry-point lookup of
-:mod:`liarsdice.ruleset` and clearing its caches before and after the test, so a test can build
+:mod:`liarsdice.discovery` and clearing its caches before and after the test, so a test can build
 rulesets from plugins written inline (missing requirements, conflicts, broken plugins, ...).
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from liarsdice import Ruleset, VariantInfo, hookimpl
-from liarsdice import ruleset as ruleset_module
+from liarsdice import discovery
 
 
 class FakeEntryPoint:
@@ -33,7 +33,7 @@ class FakeEntryPoint:
 
 def _clear_caches() -> None:
     for name in ("installed", "presets"):
-        cached = getattr(ruleset_module, name, None)
+        cached = getattr(discovery, name, None)
         if cached is not None and hasattr(cached, "cache_clear"):
             cached.cache_clear()
 
@@ -79,7 +79,7 @@ def install_plugins(
     The real entry points (``standard``, ``dice-loss``) stay installed. An exception instead of a
     plugin makes that entry point fail to load.
     """
-    real = dict(ruleset_module._entry_points())
+    real = dict(discovery._entry_points())
     _clear_caches()
 
     def install(plugins: Mapping[str, Any], distribution: str = "fake-dist") -> None:
@@ -87,7 +87,7 @@ def install_plugins(
         for name, plugin in plugins.items():
             entries[name] = FakeEntryPoint(name, plugin, distribution)
         ordered = dict(sorted(entries.items()))
-        monkeypatch.setattr(ruleset_module, "_entry_points", lambda: dict(ordered))
+        monkeypatch.setattr(discovery, "_entry_points", lambda: dict(ordered))
         _clear_caches()
 
     yield install

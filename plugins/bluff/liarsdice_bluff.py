@@ -94,7 +94,9 @@ def liarsdice_bid_problem(
     if NAME not in payload:
         return None
     if not _allowed(state, player, options):
-        return f"bluff: at most {options['bluff.rerolls']} rerolls a round, and you have used them"
+        limit = options["bluff.rerolls"]
+        times = "one reroll" if limit == 1 else f"{limit} rerolls"
+        return f"bluff: {times} a round at most, and you have had yours"
     assert state.round is not None
     return show_problem(state.round.hidden(player), payload[NAME], options["bluff.show_all"])
 

@@ -2,7 +2,7 @@
 
 A plugin under development (or a deliberately broken one, to prove a law can fail) has no entry
 point yet. :func:`extra_variants` adds it next to the installed ones by standing in for the
-entry-point lookup of :mod:`liarsdice.ruleset`, clearing the discovery caches on the way in and
+entry-point lookup of :mod:`liarsdice.discovery`, clearing the discovery caches on the way in and
 out::
 
     with extra_variants({"my-variant": my_module}):
@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from liarsdice import ruleset as _ruleset
+from liarsdice import discovery as _discovery
 
 
 class FakeEntryPoint:
@@ -34,7 +34,7 @@ class FakeEntryPoint:
 def clear_discovery_caches() -> None:
     """Forget the installed variants (and presets) found so far, so the next lookup rediscovers."""
     for name in ("installed", "presets"):
-        cached = getattr(_ruleset, name, None)
+        cached = getattr(_discovery, name, None)
         if cached is not None and hasattr(cached, "cache_clear"):
             cached.cache_clear()
 
@@ -47,7 +47,7 @@ def extra_variants(
 
     A name that is already installed is replaced. Not thread-safe: it patches module state.
     """
-    original = _ruleset._entry_points
+    original = _discovery._entry_points
 
     def patched() -> dict[str, Any]:
         found: dict[str, Any] = dict(original())
@@ -57,9 +57,9 @@ def extra_variants(
         return dict(sorted(found.items()))
 
     clear_discovery_caches()
-    setattr(_ruleset, "_entry_points", patched)  # noqa: B010 - mypy: a fake of a private function
+    setattr(_discovery, "_entry_points", patched)  # noqa: B010 - mypy: a fake of a private function
     try:
         yield
     finally:
-        setattr(_ruleset, "_entry_points", original)  # noqa: B010
+        setattr(_discovery, "_entry_points", original)  # noqa: B010
         clear_discovery_caches()
