@@ -164,7 +164,7 @@ def liarsdice_round_started(state: GameState) -> Sequence[Effect]:
 def liarsdice_describe(options: Options) -> RulesText:
     limit = options["bluff.rerolls"]
     times = (
-        "as often as they like"
+        "after any of their bids"
         if not limit
         else "once a round"
         if limit == 1

@@ -446,7 +446,7 @@ def test_bots_play_a_legal_move_knowing_the_dice_face_up(kind: str) -> None:
 def test_the_rules_text_follows_the_options() -> None:
     text = rules().describe()
     assert "## Bluff reroll" in text
-    assert "as often as they like" in text
+    assert "after any of their bids" in text
     assert "At least one die must stay under the cup to be rerolled." in text
     assert "once a round" in rules(rerolls=1).describe()
     assert "up to 3 times a round" in rules(rerolls=3).describe()
