@@ -173,7 +173,7 @@ def test_an_implementation_that_can_never_run_is_refused(install_plugins, plugin
     assert "locker's liarsdice_matching_faces can never run: sixes is asked first" in str(
         refused.value
     )
-    assert "declare locker before sixes" in str(refused.value)
+    assert "reverse the declared order of sixes and locker" in str(refused.value)
 
 
 def test_the_state_reading_variant_first_keeps_both_reachable(

@@ -201,7 +201,13 @@ def unordered(
     return problems
 
 
-def unreachable(pm: pluggy.PluginManager, baseline: str, probes: Probes, options: Any) -> list[str]:
+def unreachable(
+    pm: pluggy.PluginManager,
+    baseline: str,
+    precedes: set[tuple[str, str]],
+    probes: Probes,
+    options: Any,
+) -> list[str]:
     """A sentence for each variant implementation that can never run: a variant asked before it
     answers the same first-result hook for every value of the arguments it reads (found by trying
     them all: faces, bids, call kinds; an implementation that reads the state is never "total")."""
@@ -214,10 +220,15 @@ def unreachable(pm: pluggy.PluginManager, baseline: str, probes: Probes, options
                 continue
             reads = ", ".join(arg for arg in impl.argnames if arg != "options") or "nothing"
             for dead in impls[index + 1 :]:
+                first, later = impl.plugin_name, dead.plugin_name
+                fix = (
+                    f"reverse the declared order of {first} and {later}"
+                    if (first, later) in precedes
+                    else f"declare {later} before {first}"
+                )
                 problems.append(
-                    f"{dead.plugin_name}'s {hook} can never run: {impl.plugin_name} is asked "
-                    f"first and answers it for every value of what it reads ({reads}); declare "
-                    f"{dead.plugin_name} before {impl.plugin_name}, or leave the hook out"
+                    f"{later}'s {hook} can never run: {first} is asked first and answers it for "
+                    f"every value of what it reads ({reads}); {fix}, or leave the hook out"
                 )
             break
     return problems

@@ -255,7 +255,9 @@ class Ruleset:
         probes = {"face": FACES, "bid": _PROBE_BIDS, "call": tuple(self.calls)}
         problems = precedence.unordered(self.pm, BASELINE, self.precedes, probes, self.options)
         if not problems:
-            problems = precedence.unreachable(self.pm, BASELINE, probes, self.options)
+            problems = precedence.unreachable(
+                self.pm, BASELINE, self.precedes, probes, self.options
+            )
         if problems:
             raise Conflict("; ".join(problems))
 

@@ -8,7 +8,8 @@ product over the bidder's dice, Bayes' rule updates each of their dice on its ow
 shows a face ``x`` that counts toward ``f`` is multiplied by ``exp(tilt)``, and the six chances are
 normalised again. The expected number of ``f`` in that player's hand goes up — with wild ones the
 chance of ones too, so the evidence spills over to every face — and the other faces go down a
-little. Each bid of the round is applied in turn; the bot's own bids tell it nothing.
+little. Each bid of the round is applied in turn; the bot's own bids tell it nothing, and neither do
+the bids of a player who has put dice face up (they rerolled the rest under the cup afterwards).
 
 The count on the table for a bid on ``f`` is then the bot's own matches plus, for each opponent, a
 binomial count over their dice with that opponent's chance of matching ``f``: exact arithmetic,
@@ -66,9 +67,12 @@ class Beliefs:
         beliefs: dict[str, list[float]] = {}
         previous_face: int | None = None
         weights = tuple(math.exp(t) for t in tilts)
+        rerolled = {seat.name for seat in table.view.seats if seat.shown}
         for index, placed in enumerate(table.view.bids):
             face = placed.bid.face
-            if placed.player != table.me:
+            # A player with dice face up rerolled the rest after bidding: their bids say nothing
+            # of the dice now under their cup.
+            if placed.player != table.me and placed.player not in rerolled:
                 weight = weights[0 if index == 0 else 2 if face == previous_face else 1]
                 chances = beliefs.setdefault(placed.player, list(uniform))
                 counted = table.faces(face)

@@ -65,6 +65,19 @@ def test_it_conflicts_with_dice_loss() -> None:
         Ruleset.build(["difference", "dice-loss"])
 
 
+def test_variants_that_need_a_dice_economy_play_with_it() -> None:
+    if "palifico" not in installed():
+        pytest.skip("palifico is not installed")
+    rules = Ruleset.build(["difference", "palifico"])  # palifico requires "dice-economy"
+    game = Game(rules, ["Ann", "Ben"], Random(0), dice_per_player=3)
+    game.start_round({"Ann": [2, 3, 4], "Ben": [4, 4, 6]})
+    game.bid("Ann", 5, 4)  # three fours: off by two
+    game.call("Ben")
+    assert game.state.player("Ann").dice == 1
+    game.start_round({"Ann": [5], "Ben": [4, 1, 6]})
+    assert game.state.plugin("palifico")["active"] == "Ann"  # her palifico round
+
+
 @pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*[!t].json")), ids=lambda p: p.stem)
 def test_golden_scenario(path: Path) -> None:
     expected = json.loads(path.with_suffix(".out.json").read_text())
