@@ -13,8 +13,7 @@ from typing import Any
 
 import pytest
 
-from liarsdice import Ruleset, VariantInfo, hookimpl
-from liarsdice import discovery
+from liarsdice import Ruleset, VariantInfo, discovery, hookimpl
 
 
 class FakeEntryPoint:

@@ -161,3 +161,77 @@ def test_bot_game_is_stored_rated_and_replayable(app: Any, client: Any) -> None:
     assert leaders.status_code == 200
     player_page = client.get("/players/1")
     assert player_page.status_code == 200 and "Games" in player_page.get_data(as_text=True)
+
+
+def test_wild_sixes_needs_no_option_by_hand(client: Any) -> None:
+    # What the lobby sends: the variants, and only the options the player changed (none here).
+    combination = {"variants": ["wild-sixes", "dice-loss"], "options": {}}
+    answer = client.post("/api/validate", json=combination).json
+    assert answer["ok"], answer
+    assert answer["options"]["standard.wild_ones"] is False
+    assert answer["defaults"]["standard.wild_ones"] is False  # what the option form shows
+    assert answer["defaults"]["wild-sixes.bid_sixes"] is True
+    made = create(client, preset=None, **combination)
+    table = client.get(f"/api/tables/{made['code']}").json
+    assert table["config"]["options"]["standard.wild_ones"] is False
+    assert table["config"]["variants"] == ["dice-loss", "wild-sixes"]
+    # Without wild-sixes the form shows the plugin's own default again.
+    plain = client.post("/api/validate", json={"variants": ["dice-loss"]}).json
+    assert plain["defaults"]["standard.wild_ones"] is True
+
+
+def test_a_refused_combination_shows_the_engines_reason_and_the_defaults(client: Any) -> None:
+    answer = client.post(
+        "/api/validate",
+        json={"variants": ["wild-sixes", "dice-loss"], "options": {"standard.wild_ones": True}},
+    )
+    assert answer.status_code == 422
+    assert "wild-sixes makes sixes the wild face" in answer.json["error"]
+    assert answer.json["defaults"]["standard.wild_ones"] is False
+    clash = client.post("/api/validate", json={"variants": ["wild-sixes", "ones-locking"]})
+    assert clash.status_code == 422 and "conflicts with" in clash.json["error"]
+    made = client.post(
+        "/api/tables",
+        json={
+            "nickname": "Iris",
+            "variants": ["wild-sixes", "dice-loss"],
+            "options": {"standard.wild_ones": True},
+        },
+    )
+    assert made.status_code == 422 and "wild-sixes" in made.json["error"]
+
+
+def test_defaults_follow_the_preset() -> None:
+    from liarsdice_demo.composition import combination_defaults
+
+    dudo = combination_defaults({"preset": "dudo"})
+    assert dudo["calza.reward"] == "regain-die" and dudo["standard.wild_ones"] is True
+    assert combination_defaults({"variants": ["nope", 3], "preset": 7}) == {
+        "standard.wild_ones": True
+    }
+
+
+def test_odds_page_names_the_tables_wild_faces(client: Any) -> None:
+    sixes = create(client, preset=None, variants=["wild-sixes", "dice-loss"])
+    page = client.get(f"/t/{sixes['code']}/odds?dice=10").get_data(as_text=True)
+    assert "sixes wild" in page and "ones wild" not in page
+    assert "or more, sixes wild" in page  # the bars' titles
+    assert "not biddable" not in page  # every face may be bid under wild-sixes
+    plain = create(
+        client, preset=None, variants=["dice-loss"], options={"standard.wild_ones": False}
+    )
+    page = client.get(f"/t/{plain['code']}/odds?dice=10").get_data(as_text=True)
+    assert "ones wild" in page and "for comparison" in page
+    ones = create(client)  # the casino: ones wild, and never biddable
+    page = client.get(f"/t/{ones['code']}/odds?dice=10").get_data(as_text=True)
+    assert "ones wild" in page and "for comparison" not in page
+    assert "Ones</b> — counts 1 (not biddable)" in page
+
+
+def test_odds_page_with_every_die_known(app: Any, client: Any, monkeypatch: Any) -> None:
+    made = create(client, seats=2)
+    table = app.extensions["liarsdice_hub"].get(made["code"])
+    monkeypatch.setattr(table, "own_dice", lambda name: (2, 2, 2, 2, 2))
+    page = client.get(f"/t/{made['code']}/odds?dice=5&hand=mine")
+    assert page.status_code == 200  # an exact call on threes cannot succeed: no fair odds
+    assert "cannot succeed" in page.get_data(as_text=True)

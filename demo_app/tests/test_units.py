@@ -8,12 +8,20 @@ from typing import Any
 
 import pytest
 
+from liarsdice.events import (
+    CallMade,
+    DiceRerolled,
+    DiceShown,
+    PluginStateSet,
+    PrivateStateSet,
+    TurnPassed,
+)
 from liarsdice.models import Bid, Resolution
 from liarsdice_demo import __main__ as cli
 from liarsdice_demo.composition import parse_config
 from liarsdice_demo.connection import Connection
-from liarsdice_demo.narrate import ruling
-from liarsdice_demo.protocol import MAX_MESSAGE, ProtocolError, parse
+from liarsdice_demo.narrate import line, ruling
+from liarsdice_demo.protocol import MAX_MESSAGE, MAX_PAYLOAD_DEPTH, ProtocolError, parse
 from liarsdice_demo.scheduler import Scheduler
 from liarsdice_demo.table import TableSession
 
@@ -35,6 +43,29 @@ def test_ruling_line_for_exact_and_timeout() -> None:
     )
     late = Resolution("timeout", "Lu", None, None, None, False, ("Lu",), ())
     assert ruling(late) == "Lu ran out of time — Lu loses the round"
+
+
+def test_ruling_line_for_a_doubted_pass() -> None:
+    # The passer is the loser when the pass was a lie (success), the winner when it was honest.
+    lie = Resolution("doubt", "Ben", "Ann", Bid(3, 4), 2, True, ("Ann",), ("Ben",))
+    assert (
+        ruling(lie) == "Ben doubted the pass: Ann's dice were not all alike — Ann loses the round"
+    )
+    honest = Resolution("doubt", "Ben", "Cy", Bid(3, 4), 5, False, ("Ben",), ("Ann",))
+    assert ruling(honest) == "Ben doubted the pass: Ann's dice were all alike — Ben loses the round"
+
+
+def test_lines_for_passes_and_face_up_dice_keep_secrets() -> None:
+    assert line(CallMade("Ann", "pass")) == "Ann passes"
+    assert line(CallMade("Ben", "doubt")) == "Ben doubts the pass"
+    assert line(CallMade("Ann", "challenge")) == "Ann calls challenge"
+    assert line(TurnPassed("Ben")) is None
+    assert line(DiceShown("Ann", (5, 5))) == "Ann puts 2 dice face up: 5 5"
+    rerolled = line(DiceRerolled("Ann", (2, 3, 4), (6, 1, 6)))
+    assert rerolled == "Ann rerolls 3 dice under the cup"  # neither the old faces nor the new
+    assert line(DiceRerolled("Ann", (2,), (6,))) == "Ann rerolls 1 die under the cup"
+    assert line(PrivateStateSet("pass", "Ann", "honest", True)) is None
+    assert line(PluginStateSet("pass", "pending", "Ann")) is None
 
 
 class FakeHub:
@@ -59,6 +90,18 @@ def test_places_follow_the_order_of_elimination_and_share_a_call() -> None:
         ('{"v": 1, "type": "bid", "quantity": true, "face": 2}', "'quantity' must be a int"),
         ('{"v": 1, "type": "call", "kind": 3}', "'kind' must be a str"),
         ("{" + " " * MAX_MESSAGE + "}", "too large"),
+        ("[" * 1200 + "]" * 1200, "too large"),
+        ("[" * 1020 + "]" * 1020, "malformed JSON"),
+        ('{"v": 1, "type": "bid", "quantity": 2, "face": 5, "payload": [5]}', "JSON object"),
+        ('{"v": 1, "type": "bid", "quantity": 2, "face": 5, "payload": "x"}', "not a string"),
+        ('{"v": 1, "type": "call", "kind": "pass", "payload": 1}', "'payload' must be a JSON"),
+        (
+            '{"v": 1, "type": "call", "kind": "x", "payload": {"p": '
+            + "[" * MAX_PAYLOAD_DEPTH
+            + "]" * MAX_PAYLOAD_DEPTH
+            + "}}",
+            "nested too deeply",
+        ),
     ],
 )
 def test_protocol_refuses(raw: Any, needle: str) -> None:
@@ -70,6 +113,12 @@ def test_protocol_parses_intents() -> None:
     intent = parse('{"v": 1, "type": "bid", "quantity": 3, "face": 4, "id": 9, "extra": 1}')
     assert (intent.type, intent.fields, intent.id) == ("bid", {"quantity": 3, "face": 4}, 9)
     assert parse('{"v": 1, "type": "hello"}').fields == {}
+    bluff = '{"v": 1, "type": "bid", "quantity": 3, "face": 4, "payload": {"bluff": {"show": [5]}}}'
+    assert parse(bluff).fields["payload"] == {"bluff": {"show": [5]}}
+    call = parse('{"v": 1, "type": "call", "kind": "pass", "payload": null}')
+    assert call.fields == {"kind": "pass"}  # null is no payload
+    deepest = "[" * (MAX_PAYLOAD_DEPTH - 1) + "]" * (MAX_PAYLOAD_DEPTH - 1)
+    assert parse('{"v": 1, "type": "call", "kind": "x", "payload": {"p": ' + deepest + "}}")
 
 
 def test_scheduler_runs_jobs_in_order_and_stops() -> None:

@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections import Counter
 from typing import Any
 
+from liarsdice.chance import RiggedRandom
 from liarsdice.events import RoundStarted
+from liarsdice.game import Game
 from liarsdice_demo import history
 from liarsdice_demo.db import connect
 from liarsdice_demo.protocol import MAX_MESSAGE
@@ -199,6 +202,7 @@ def test_bad_messages_get_errors_and_change_nothing(app: Any, make_player: Any) 
     iris.send("start")
     table = app.extensions["liarsdice_hub"].get(code)
     wait_until(lambda: table.status == "playing")
+    my_turn(iris)  # the first round is dealt: Iris opens it
     cases = [
         ("not json", "malformed JSON"),
         ("[1, 2]", "a message is a JSON object"),
@@ -285,3 +289,212 @@ def test_a_fourth_tab_replaces_the_oldest(app: Any, make_player: Any) -> None:
     assert all(tab.ws.connected for tab in tabs[1:])
     state = last_state(tabs[3])
     assert state["table"]["seats"][0]["connected"] is True
+
+
+# --- payloads, face-up dice, calls that do not end the round ------------------------------------
+
+
+def rig_dice(monkeypatch: Any, rounds: list[dict[str, list[int]]], rerolls: Any = ()) -> None:
+    """Make tables deal ``rounds`` (one ``{player: roll}`` per round, in order) and draw the bluff
+    rerolls ``rerolls`` (one list of faces per reroll), through the real table code."""
+    queued = list(rounds)
+
+    class RiggedGame(Game):
+        def __init__(self, rules: Any, players: Any, rng: Any = None, **kwargs: Any) -> None:
+            rigged = RiggedRandom(1)
+            rigged.rig("reroll", rerolls)
+            super().__init__(rules, players, rigged, **kwargs)
+
+        def start_round(self, rolls: Any = None) -> Any:
+            if rolls is None and queued:
+                rolls = queued.pop(0)
+            return super().start_round(rolls)
+
+    monkeypatch.setattr("liarsdice_demo.table.Game", RiggedGame)
+
+
+def two_humans(app: Any, make_player: Any, variants: list[str]) -> tuple[Any, Any, Any, Any]:
+    """A started table of Iris (seat 0, opens) and Knox, 3 dice each, no bots; and a spectator."""
+    made, _ = make_table(
+        app, preset=None, variants=variants, seats=2, bot_kind="none", dice_per_player=3
+    )
+    code = made["code"]
+    knox = sit(app, code, "Knox")
+    iris = make_player(code, made["seat_token"])
+    iris.expect("welcome")
+    kp = make_player(code, knox["seat_token"])
+    kp.expect("welcome")
+    watcher = make_player(code)
+    watcher.expect("welcome")
+    iris.send("start")
+    table = app.extensions["liarsdice_hub"].get(code)
+    wait_until(lambda: table.status == "playing")
+    return table, iris, kp, watcher
+
+
+def next_state(player: Any, condition: Any) -> dict[str, Any]:
+    """The next state message (with a game view) for which ``condition(state)`` holds."""
+    while True:
+        state = player.expect("state")
+        if state["view"] is not None and condition(state):
+            return state
+
+
+def my_turn(player: Any) -> dict[str, Any]:
+    """The next state that offers this player a move."""
+    return next_state(player, lambda state: state["legal"])
+
+
+def received_until_pong(player: Any) -> list[dict[str, Any]]:
+    """Everything ``player`` receives before the answer to a ping sent now: a socket's messages
+    arrive in order, so whatever the server queued for it before the ping is in there."""
+    ident = f"sync-{player.next_id}"
+    assert player.ws is not None
+    player.ws.send(json.dumps({"v": 1, "type": "ping", "id": ident}))
+    found = []
+    while True:
+        message = player.inbox.get(timeout=10)
+        if message["type"] == "pong" and message.get("id") == ident:
+            return found
+        found.append(message)
+
+
+def bids_made(count: int) -> Any:
+    return lambda state: len(state["view"]["bids"]) == count
+
+
+def test_a_bluff_bid_shows_dice_to_all_and_rerolls_in_secret(
+    app: Any, make_player: Any, monkeypatch: Any
+) -> None:
+    rig_dice(monkeypatch, [{"Iris": [5, 2, 3], "Knox": [3, 3, 1]}], rerolls=[[6, 4]])
+    _table, iris, knox, watcher = two_humans(app, make_player, ["bluff", "dice-loss"])
+    offer = my_turn(iris)["legal"]
+    bluff = offer["payloads"]["bid"]["bluff"]
+    assert {"show": [5]} in bluff and {"show": [2, 3]} in bluff
+    assert {"show": [2, 3, 5]} not in bluff  # one die stays under the cup to be rerolled
+    assert set(offer["payloads"]) == {"bid"}  # no call reads a payload at this table
+    assert not [m for m in knox.messages if m["type"] == "state" and m["legal"]]
+
+    iris.send("bid", quantity=2, face=5, payload={"bluff": {"show": [5]}})
+    mine = next_state(iris, bids_made(1))
+    assert mine["view"]["own_dice"] == [5, 6, 4]  # the owner sees the new faces
+    assert mine["view"]["seats"][0]["shown"] == [5]
+    seen = next_state(knox, bids_made(1))
+    assert seen["view"]["seats"][0]["shown"] == [5] and seen["view"]["seats"][0]["dice"] == 3
+    assert seen["view"]["own_dice"] == [3, 3, 1] and seen["view"]["revealed"] is None
+    assert "Iris puts 1 die face up: 5" in seen["log"]
+    assert "Iris rerolls 2 dice under the cup" in seen["log"]
+    assert seen["legal"]["payloads"]["bid"]["bluff"][0] == {"show": [1]}  # Knox's own dice
+    spectated = next_state(watcher, bids_made(1))
+    assert spectated["view"]["seats"][0]["shown"] == [5] and spectated["view"]["own_dice"] is None
+
+    # Before the cups are lifted, nothing Knox or the spectator got holds Iris's hidden dice,
+    # before or after the reroll: only the die she put face up.
+    hidden = [[2, 3], [3, 2], [6, 4], [4, 6], [5, 2, 3], [5, 6, 4]]
+    for player, own in ((knox, [3, 3, 1]), (watcher, None)):
+        for message in player.messages:
+            offered = (message.get("legal") or {}).get("payloads", {}).get("bid", {})
+            for choice in offered.get("bluff", []):  # a seat is offered only its own dice
+                assert own is not None and not Counter(choice["show"]) - Counter(own)
+            for found in int_lists({k: v for k, v in message.items() if k != "legal"}):
+                assert found == own or found not in hidden, f"Iris's hidden dice in {message}"
+            if message["type"] == "state" and message["view"]:
+                assert message["view"]["private"] == {}
+                assert message["view"]["revealed"] is None
+                for line in message["log"]:
+                    assert "6 4" not in line and "2 3" not in line, line
+
+    # Once Knox calls, everyone sees the dice as they lie: face-up and rerolled alike.
+    knox.send("call", kind="challenge")
+    reveal = watcher.expect("reveal")
+    assert reveal["rolls"]["Iris"] == [5, 6, 4] and reveal["count"] == 2
+    assert not [m for m in iris.messages + knox.messages if m["type"] == "error"]
+
+
+def test_pass_then_doubt(app: Any, make_player: Any, monkeypatch: Any) -> None:
+    rounds = [
+        {"Iris": [2, 3, 4], "Knox": [6, 6, 6]},  # Knox passes honestly
+        {"Iris": [2, 2], "Knox": [3, 4, 5]},  # Knox passes with mixed dice
+    ]
+    rig_dice(monkeypatch, rounds)
+    _table, iris, knox, watcher = two_humans(app, make_player, ["pass", "dice-loss"])
+    assert "pass" not in my_turn(iris)["legal"]["calls"]  # the opener cannot pass
+    iris.send("bid", quantity=2, face=3)
+    offer = my_turn(knox)["legal"]
+    assert offer["calls"] == ["challenge", "pass"] and offer["payloads"] == {}
+    knox.send("call", kind="pass")
+    answer = my_turn(iris)
+    assert answer["legal"]["calls"] == ["doubt"]  # raise or doubt the pass, nothing else
+    assert answer["view"]["turn"] == "Iris" and answer["view"]["bids"][-1]["player"] == "Iris"
+    assert "Knox passes" in answer["log"]
+    assert answer["view"]["private"] == {}  # Knox's secret is his own...
+    own = next_state(knox, lambda state: state["view"]["private"])
+    assert own["view"]["private"] == {"pass": {"Knox": {"honest": True}}}  # ...he sees it
+    iris.send("call", kind="challenge")
+    assert "Knox has just passed" in iris.expect("error", re="call")["error"]
+
+    iris.send("call", kind="doubt")
+    reveal = watcher.expect("reveal")
+    assert (reveal["call"], reveal["success"], reveal["losers"]) == ("doubt", False, ["Iris"])
+    assert reveal["explanation"] == (
+        "Iris doubted the pass: Knox's dice were all alike — Iris loses the round"
+    )
+    assert reveal["rolls"]["Knox"] == [6, 6, 6]
+
+    # Round 2: Iris (who lost) opens with 2 dice; Knox's pass is a lie this time.
+    def round_two() -> bool:
+        state = last_state(iris)
+        return state["legal"] is not None and state["view"]["round"] == 2
+
+    wait_until(round_two, timeout=10)
+    iris.drain()
+    iris.send("bid", quantity=1, face=4)
+    next_state(knox, lambda state: state["legal"] and state["view"]["round"] == 2)
+    knox.send("call", kind="pass")
+    next_state(iris, lambda state: state["legal"] and state["legal"]["calls"] == ["doubt"])
+    iris.send("call", kind="doubt")
+    reveal = watcher.expect("reveal", round=2)
+    assert (reveal["success"], reveal["losers"], reveal["winners"]) == (True, ["Knox"], ["Iris"])
+    assert reveal["explanation"] == (
+        "Iris doubted the pass: Knox's dice were not all alike — Knox loses the round"
+    )
+    wait_until(lambda: "Knox loses 1 die (lost the round)" in last_state(watcher)["log"])
+    assert not [m for m in knox.messages if m["type"] == "error"]
+
+
+def test_a_malformed_payload_is_refused_and_changes_nothing(
+    app: Any, make_player: Any, monkeypatch: Any
+) -> None:
+    rig_dice(monkeypatch, [{"Iris": [5, 2, 3], "Knox": [3, 3, 1]}])
+    table, iris, knox, _watcher = two_humans(app, make_player, ["bluff", "dice-loss"])
+    my_turn(iris)
+    bid = {"v": 1, "type": "bid", "quantity": 2, "face": 5}
+    deep: Any = [1]
+    for _ in range(12):
+        deep = [deep]
+    cases = [
+        ({**bid, "payload": [5]}, "field 'payload' must be a JSON object"),
+        ({**bid, "payload": "bluff"}, "field 'payload' must be a JSON object"),
+        ({"v": 1, "type": "call", "kind": "challenge", "payload": 3}, "must be a JSON object"),
+        ({**bid, "payload": {"bluff": deep}}, "nested too deeply"),
+        ({**bid, "payload": {"nope": {}}}, "payload 'nope' is not for bid"),
+        ({**bid, "payload": {"bluff": [5]}}, 'bluff: the payload is {"show"'),
+        ({**bid, "payload": {"bluff": {"show": [6]}}}, "only show dice from under your cup"),
+        ({**bid, "payload": {"bluff": {"show": [5, 2, 3]}}}, "keep at least one die"),
+    ]
+    received_until_pong(knox)  # whatever was on its way to Knox has arrived
+    for raw, needle in cases:
+        iris.drain()
+        before = list(table.game.events)
+        iris.send_raw(json.dumps(raw))
+        assert needle in iris.expect("error")["error"]
+        assert list(table.game.events) == before
+        assert table.game.state.round.turn == "Iris"
+        news = received_until_pong(knox)
+        assert not [m for m in news if m["type"] == "state"]  # nothing changed to broadcast
+    iris.send("bid", quantity=2, face=5, payload={"bluff": {"show": [5, 5]}})
+    assert "only show dice from under your cup" in iris.expect("error", re="bid")["error"]
+    iris.send("bid", quantity=2, face=5, payload={})  # an empty payload is no payload
+    assert next_state(knox, bids_made(1))["view"]["bids"] == [
+        {"player": "Iris", "bid": {"quantity": 2, "face": 5}}
+    ]

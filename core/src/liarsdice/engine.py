@@ -189,10 +189,12 @@ def payload_problems(rules: Ruleset, action: str, payload: Payload) -> list[str]
     """Why ``payload`` cannot go with ``action`` (``"bid"`` or a call kind): it must be a JSON
     object whose every key names a plugin in the ruleset that reads that action's payload. What
     each plugin then checks of its own value is up to it (``bid_problem``, ``call_problem``)."""
-    if not payload:
+    if payload is NO_PAYLOAD:
         return []
     if not isinstance(payload, Mapping) or not all(isinstance(key, str) for key in payload):
         return ["a payload is a JSON object keyed by plugin name"]
+    if not payload:
+        return []
     readers = rules.payload_readers.get(action, frozenset())
     strangers = sorted(key for key in payload if key not in readers)
     if strangers:

@@ -127,7 +127,8 @@ class DiceShown:
 class DiceRerolled:
     """Effect: ``player``'s hidden dice ``dice`` (by face) are rolled again and now show ``faces``.
 
-    Draw ``faces`` from the hook's ``rng`` (the new faces stay hidden from everyone else).
+    Draw ``faces`` from the hook's ``rng``. Both ``dice`` and ``faces`` were under the cup: like
+    every event, this one is never shown to players (views are); only the count is public.
     """
 
     player: str

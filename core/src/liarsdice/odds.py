@@ -21,9 +21,9 @@ The API, smallest first:
   (a challenge loses), that a challenge wins, that an exact call succeeds, and for each face the
   lowest legal raise with its chance of being true.
 - :func:`odds_table` — the odds page (seed 000): per face and quantity, the chance of "at least"
-  and "exactly" with ones wild and with the face counted alone, side by side, plus the chance under
-  the rules in force; per face the expected counts and the best exact call with its success chance
-  (the exact call's fair price). ``liarsdice odds`` prints it; the demo app renders it.
+  and "exactly" with the wild faces (ones, if the rules make none wild) and with the face counted
+  alone, side by side, plus the chance under the rules in force; per face the expected counts and
+  the best exact call with its success chance (the exact call's fair price). ``liarsdice odds`` prints it; the demo app renders it.
 
 ``odds_table(rules, dice_in_play, hand=None)`` is the stable entry point for pages. It returns an
 :class:`OddsTable` (frozen attrs classes; ``table.as_dict()`` gives plain JSON-ready data)::
@@ -329,8 +329,9 @@ class Chance:
 
 @attrs.frozen
 class OddsRow:
-    """One bid (``quantity`` of ``face``): its chances with ones wild, with the face alone, and
-    under the rules in force at the start of a round. ``exactly`` is the exact call's chance."""
+    """One bid (``quantity`` of ``face``): its chances with the wild faces (``compared_wild``),
+    with the face alone, and under the rules in force at the start of a round. ``exactly`` is the
+    exact call's chance."""
 
     face: int
     quantity: int

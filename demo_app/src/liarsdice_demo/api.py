@@ -2,6 +2,9 @@
 
 Contract: every response is JSON; a refusal is ``{"ok": false, "error": text}`` with a 4xx
 status, where ``text`` is fit to show a player (a ruleset refusal is the core's own message).
+``/api/validate`` also answers, accepted or refused, with ``defaults``: the value each option of
+the combination takes unless the table sets it (:func:`combination_defaults`), so the lobby shows
+the effective defaults and sends only the options the player changed.
 """
 
 from __future__ import annotations
@@ -11,7 +14,13 @@ from typing import Any
 from flask import Blueprint, g, jsonify, request, url_for
 from werkzeug.wrappers import Response
 
-from liarsdice_demo.composition import ConfigError, build_rules, catalog, parse_config
+from liarsdice_demo.composition import (
+    ConfigError,
+    build_rules,
+    catalog,
+    combination_defaults,
+    parse_config,
+)
 from liarsdice_demo.hub import current_hub
 from liarsdice_demo.players import clean_nickname, ensure_player
 from liarsdice_demo.table import TableError
@@ -19,8 +28,8 @@ from liarsdice_demo.table import TableError
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-def _refuse(text: str, status: int = 400) -> tuple[Response, int]:
-    return jsonify(ok=False, error=text), status
+def _refuse(text: str, status: int = 400, **extra: Any) -> tuple[Response, int]:
+    return jsonify(ok=False, error=text, **extra), status
 
 
 def _body() -> dict[str, Any]:
@@ -36,16 +45,22 @@ def get_catalog() -> Response:
 
 @bp.post("/validate")
 def validate() -> Response | tuple[Response, int]:
-    """Check a combination (``preset``, ``variants``, ``options``) without making a table."""
+    """Check a combination (``preset``, ``variants``, ``options``) without making a table.
+
+    Accepted: the variants, calls, resolved options, effective ``defaults`` and rules text.
+    Refused: the reason, and the ``defaults`` of the combination as far as they can be known.
+    """
+    data = _body()
     try:
-        rules, *_ = build_rules(_body())
+        rules, *_ = build_rules(data)
     except ConfigError as problem:
-        return _refuse(str(problem), 422)
+        return _refuse(str(problem), 422, defaults=combination_defaults(data))
     return jsonify(
         ok=True,
         variants=list(rules.names),
         calls=list(rules.calls),
         options=dict(rules.options),
+        defaults=combination_defaults(data),
         rules_markdown=rules.describe(),
     )
 

@@ -2,8 +2,10 @@
 
 Contract: :func:`odds_data` returns the core's odds table, or ``None`` when this liarsdice has no
 ``liarsdice.odds`` module; :func:`odds_charts` draws one bar chart per face, "at least q" with
-ones wild and with the face alone side by side, and a dot for the rules in force. The SVG is
-built from numbers only, so it is safe to mark up.
+the wild faces counted and with the face alone side by side, and a dot for the rules in force.
+The wild column counts the table's wild faces (``compared_wild``: ones, sixes under wild-sixes, or
+ones for comparison when the table has none); :func:`wild_label` names it. The SVG is built from
+numbers and fixed words only, so it is safe to mark up.
 """
 
 from __future__ import annotations
@@ -28,6 +30,13 @@ def odds_data(rules: Ruleset, dice: int, hand: tuple[int, ...] = ()) -> Any | No
     return odds.odds_table(rules, dice, hand or None)
 
 
+def wild_label(table: Any) -> str:
+    """The wild column's name: "ones wild", "sixes wild", "ones and sixes wild"."""
+    names = [FACE_NAMES[face] for face in table.compared_wild]
+    joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{joined} wild"
+
+
 def _bar(x: float, width: float, value: float, css: str, label: str) -> str:
     height = (HEIGHT - 2 * PAD) * value
     y = HEIGHT - PAD - height
@@ -40,6 +49,7 @@ def _bar(x: float, width: float, value: float, css: str, label: str) -> str:
 def face_chart(table: Any, face: int) -> Markup:
     """One face's chart: for each quantity, P(at least) wild and plain, and the rules' dot."""
     rows = table.rows_of(face)
+    wild = wild_label(table)
     step = (WIDTH - 2 * PAD) / max(1, len(rows))
     bar = max(1.0, step * 0.4)
     parts = [
@@ -57,7 +67,7 @@ def face_chart(table: Any, face: int) -> Markup:
     for index, row in enumerate(rows):
         x = PAD + index * step + step * 0.1
         q = row.quantity
-        parts.append(_bar(x, bar, row.wild.at_least, "wild", f"{q} or more, ones wild"))
+        parts.append(_bar(x, bar, row.wild.at_least, "wild", f"{q} or more, {wild}"))
         parts.append(_bar(x + bar, bar, row.plain.at_least, "plain", f"{q} or more, face alone"))
         cy = HEIGHT - PAD - (HEIGHT - 2 * PAD) * row.rules.at_least
         parts.append(

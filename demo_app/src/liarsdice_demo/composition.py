@@ -3,9 +3,12 @@
 Contract: :func:`parse_config` takes a JSON-like mapping (from the JSON API or the lobby form) and
 returns a config whose ruleset has been built by :meth:`liarsdice.Ruleset.build`, or raises
 :class:`ConfigError` whose message is fit to show a player (a ruleset error's text is passed on
-unchanged, so it names the variants or option at fault). :func:`catalog` describes the installed
-variants, their options and the presets for the lobby page; it is read at run time, so
-third-party variants appear without any change here.
+unchanged, so it names the variants or option at fault). ``options`` holds only the options the
+table sets; every other option takes its effective default, which :func:`combination_defaults`
+computes (a variant may change another plugin's default: beside ``wild-sixes``,
+``standard.wild_ones`` defaults to false). :func:`catalog` describes the installed variants, their
+options and the presets for the lobby page; it is read at run time, so third-party variants appear
+without any change here.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import attrs
 
 from liarsdice.bots import bot_kinds
 from liarsdice.errors import RulesetError
-from liarsdice.ruleset import BASELINE, Ruleset, installed, presets
+from liarsdice.ruleset import BASELINE, Ruleset, installed, option_defaults, presets
 
 MIN_SEATS, MAX_SEATS = 2, 6
 MIN_TURN, MAX_TURN, DEFAULT_TURN = 5, 600, 60
@@ -59,6 +62,7 @@ class TableConfig:
             "variants": list(self.variants),
             "options": dict(self.rules.options),
             "calls": list(self.rules.calls),
+            "call_help": {name: call.help for name, call in self.rules.calls.items()},
             "seats": self.seats,
             "bot_kind": self.bot_kind,
             "turn_seconds": self.turn_seconds,
@@ -108,6 +112,31 @@ def build_rules(data: Mapping[str, Any]) -> tuple[Ruleset, str | None, tuple[str
     return rules, preset, chosen, dict(options)
 
 
+def combination_defaults(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The value each option of ``data``'s combination (``preset``, ``variants``) takes unless the
+    table sets it: its plugin's default, changed by the other variants' ``option_defaults`` and then
+    by the preset's options. Works on combinations that cannot be built (unknown names are left
+    out, a clash of defaults falls back to the declared ones), so the lobby can show them."""
+    known = installed()
+    names: set[str] = set()
+    preset_options: dict[str, Any] = {}
+    preset = data.get("preset")
+    chosen_preset = presets().get(preset) if isinstance(preset, str) and preset else None
+    if chosen_preset is not None:
+        names.update(chosen_preset.variants)
+        preset_options = dict(chosen_preset.options)
+    variants = data.get("variants")
+    if isinstance(variants, list):
+        names.update(v for v in variants if isinstance(v, str))
+    chosen = [known[BASELINE], *(known[n] for n in sorted(names - {BASELINE}) if n in known)]
+    try:
+        defaults = option_defaults(chosen, preset_options)
+    except RulesetError:
+        defaults = {option.key: option.default for v in chosen for option in v.options}
+    defaults.update((key, value) for key, value in preset_options.items() if key in defaults)
+    return defaults
+
+
 def parse_config(data: Mapping[str, Any]) -> TableConfig:
     """A validated table config from ``data`` (see the module docstring); ``ConfigError`` if not."""
     if not isinstance(data, Mapping):
@@ -145,6 +174,7 @@ def catalog() -> dict[str, Any]:
                 "conflicts": list(variant.info.conflicts),
                 "economics": variant.info.economics,
                 "calls": [call.name for call in variant.calls],
+                "option_defaults": dict(variant.info.option_defaults),
                 "options": [
                     {
                         "key": option.key,

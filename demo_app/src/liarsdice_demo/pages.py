@@ -59,7 +59,8 @@ def rules(code: str) -> str:
 
 @bp.get("/t/<code>/odds")
 def odds(code: str) -> str:
-    """The odds of this table's combination as charts, wild and non-wild side by side."""
+    """The odds of this table's combination as charts, wild and non-wild side by side (the wild
+    column counts the table's wild faces, ``compared_wild``)."""
     live = _table(code)
     config = live.config
     default = config.seats * config.dice_per_player
@@ -78,6 +79,7 @@ def odds(code: str) -> str:
         hand=hand,
         seated=seat is not None,
         odds=table_odds,
+        wild_label=charts.wild_label(table_odds) if table_odds else "",
         charts=charts.odds_charts(table_odds) if table_odds else [],
     )
 

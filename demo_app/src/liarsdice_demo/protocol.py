@@ -3,7 +3,9 @@
 Every message is a JSON object ``{"v": 1, "type": ..., ...}`` (see docs/protocol.md).
 :func:`parse` turns one raw client message into an :class:`Intent` or raises
 :class:`ProtocolError` with the text of the error reply; it does a bounded amount of work (the
-size cap is checked before JSON is parsed). :func:`message` builds a server message.
+size cap is checked before JSON is parsed, and nesting is bounded). A ``bid`` or ``call`` may carry
+a ``payload``: a JSON object keyed by plugin name, passed to the engine as the action's payload
+(the engine and the plugins judge its contents). :func:`message` builds a server message.
 """
 
 from __future__ import annotations
@@ -16,18 +18,23 @@ import attrs
 VERSION = 1
 MAX_MESSAGE = 2048
 """Largest client message accepted, in characters; longer ones get an error reply."""
+MAX_PAYLOAD_DEPTH = 8
+"""Deepest nesting of objects and lists accepted in a payload (the payload object itself is 1)."""
 
 FIELDS: dict[str, dict[str, type]] = {
     "hello": {"seat_token": str},
-    "bid": {"quantity": int, "face": int},
-    "call": {"kind": str},
+    "bid": {"quantity": int, "face": int, "payload": dict},
+    "call": {"kind": str, "payload": dict},
     "start": {},
     "rematch": {},
     "ping": {},
 }
-"""Client message types and their fields (all fields required except ``hello.seat_token``)."""
+"""Client message types and their fields (all fields required except those in :data:`OPTIONAL`)."""
 
-OPTIONAL = {("hello", "seat_token")}
+OPTIONAL = {("hello", "seat_token"), ("bid", "payload"), ("call", "payload")}
+"""Fields that may be left out (or sent as ``null``)."""
+
+_TYPE_NAMES = {int: "a int", str: "a str", dict: "a JSON object"}
 
 
 class ProtocolError(ValueError):
@@ -53,6 +60,8 @@ def parse(raw: object) -> Intent:
         data = json.loads(raw)
     except ValueError:
         raise ProtocolError("malformed JSON") from None
+    except RecursionError:
+        raise ProtocolError("malformed JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise ProtocolError("a message is a JSON object")
     if data.get("v") != VERSION:
@@ -71,9 +80,35 @@ def parse(raw: object) -> Intent:
         if value is None and (kind, name) in OPTIONAL:
             continue
         if type(value) is not expected:
-            raise ProtocolError(f"{kind}: field {name!r} must be a {expected.__name__}")
+            if name == "payload":
+                raise ProtocolError(
+                    f"{kind}: field 'payload' must be a JSON object keyed by plugin name, "
+                    f'such as {{"bluff": {{"show": [5, 5]}}}}, not {_json_kind(value)}'
+                )
+            raise ProtocolError(f"{kind}: field {name!r} must be {_TYPE_NAMES[expected]}")
+        if name == "payload" and _too_deep(value):
+            raise ProtocolError(
+                f"{kind}: the payload is nested too deeply (at most {MAX_PAYLOAD_DEPTH} levels)"
+            )
         fields[name] = value
     return Intent(kind, fields, ident)
+
+
+def _json_kind(value: Any) -> str:
+    """What a JSON value is, for error messages: "a list", "a string"..."""
+    names = {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "a list"}
+    return names.get(type(value), "that")
+
+
+def _too_deep(value: Any, levels: int = MAX_PAYLOAD_DEPTH) -> bool:
+    """True when objects and lists nest in ``value`` more than ``levels`` deep (looks no deeper
+    than that, so a hostile message costs little)."""
+    if not isinstance(value, dict | list):
+        return False
+    if levels == 0:
+        return True
+    items = value.values() if isinstance(value, dict) else value
+    return any(_too_deep(item, levels - 1) for item in items)
 
 
 def message(kind: str, **fields: Any) -> dict[str, Any]:

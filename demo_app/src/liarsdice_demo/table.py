@@ -5,7 +5,9 @@ another's. The server is authoritative: clients send intents (:mod:`liarsdice_de
 the table validates them against the engine and, when they change something, sends every seat its
 own view (``liarsdice.views.player_view``) and spectators the public view. Nothing about a table
 is sent to a connection except through :meth:`TableSession._state_for`, which holds no dice but
-the seat's own, and the reveal after a call, which is public by the rules.
+the seat's own and the dice players have put face up (and no private plugin state but the seat's
+own), and the reveal after a call, which is public by the rules. Payloads a seat may send with a
+bid or a call are offered only to that seat, on its turn.
 
 Deferred work (bot turns, the turn clock, the pause after a reveal, saving a finished game) runs
 on the hub's scheduler; each job carries the generation number it was scheduled for and does
@@ -29,7 +31,15 @@ from liarsdice.bots import make_bot
 from liarsdice.errors import IllegalAction
 from liarsdice.events import Eliminated, Event, GameWon, RoundResolved
 from liarsdice.game import Game
-from liarsdice.models import Action, Bid, BidAction, CallAction, TimeoutAction
+from liarsdice.models import (
+    NO_PAYLOAD,
+    Action,
+    Bid,
+    BidAction,
+    CallAction,
+    GameState,
+    TimeoutAction,
+)
 from liarsdice.serialization import to_data
 from liarsdice_demo import narrate
 from liarsdice_demo.composition import TableConfig
@@ -234,9 +244,10 @@ class TableSession:
             self._rematch(seat)
         elif intent.type == "bid":
             bid = Bid(intent.fields["quantity"], intent.fields["face"])
-            self._act(BidAction(seat.name, bid))
+            self._act(BidAction(seat.name, bid, intent.fields.get("payload") or NO_PAYLOAD))
         elif intent.type == "call":
-            self._act(CallAction(seat.name, intent.fields["kind"]))
+            kind = intent.fields["kind"]
+            self._act(CallAction(seat.name, kind, intent.fields.get("payload") or NO_PAYLOAD))
 
     def _playing(self) -> Game:
         if self.status != "playing" or self.game is None:
@@ -481,9 +492,11 @@ class TableSession:
             ):
                 rules = self.config.rules
                 bids = engine.legal_bids(rules, state, name)
+                calls = engine.legal_calls(rules, state, name)
                 legal = {
                     "bids": [[b.quantity, b.face] for b in bids],
-                    "calls": engine.legal_calls(rules, state, name),
+                    "calls": calls,
+                    "payloads": self._payloads(state, name, bids, calls),
                 }
         return message(
             "state",
@@ -494,6 +507,27 @@ class TableSession:
             reveal=self._reveal,
             log=list(self._log),
         )
+
+    def _payloads(
+        self, state: GameState, name: str, bids: list[Bid], calls: list[str]
+    ) -> dict[str, dict[str, list[Any]]]:
+        """The payloads on offer to ``name`` on their turn: for ``"bid"`` and each legal call
+        kind that some plugin reads a payload of, ``{plugin: [values it would accept now]}``
+        (``engine.payload_choices``). Bid payloads are asked for the lowest legal bid; the engine
+        re-checks the payload with the bid actually sent."""
+        rules = self.config.rules
+        actions: list[Action] = [CallAction(name, kind) for kind in calls]
+        if bids:
+            actions.insert(0, BidAction(name, bids[0]))
+        offered: dict[str, dict[str, list[Any]]] = {}
+        for action in actions:
+            key = "bid" if isinstance(action, BidAction) else action.kind
+            if not rules.payload_readers.get(key):
+                continue
+            choices = engine.payload_choices(rules, state, action)
+            if choices:
+                offered[key] = choices
+        return offered
 
     def _send_all(self, data: dict[str, Any]) -> None:
         for seat in self.seats:

@@ -42,3 +42,14 @@ export function bidText(bid) {
   const names = bid.quantity === 1 ? FACE_NAME : FACE_NAMES;
   return `${bid.quantity} ${names[bid.face] ?? `face-${bid.face}`}`;
 }
+
+/** Which dice of `roll` are face up, given the faces `shown` (one die per face listed). */
+export function faceUp(roll, shown) {
+  const left = [...(shown ?? [])];
+  return (roll ?? []).map((v) => {
+    const at = left.indexOf(v);
+    if (at < 0) return false;
+    left.splice(at, 1);
+    return true;
+  });
+}

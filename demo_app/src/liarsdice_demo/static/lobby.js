@@ -10,7 +10,8 @@ const createError = document.getElementById("create-error");
 const createButton = document.getElementById("create-button");
 const variantsByName = Object.fromEntries(catalog.variants.map((v) => [v.name, v]));
 const presetsByName = Object.fromEntries(catalog.presets.map((p) => [p.name, p]));
-const edited = {}; // option key -> value the player chose
+const edited = {}; // option key -> value the player chose (only these are sent)
+let defaults = {}; // option key -> its effective default for the combination (from /api/validate)
 let valid = false;
 let pending = 0;
 
@@ -27,19 +28,29 @@ function activeVariants() {
   return catalog.variants.filter((v) => names.has(v.name));
 }
 
-function currentValue(option) {
-  if (option.key in edited) return edited[option.key];
+// What an option is worth unless the player sets it: the server's effective default for this
+// combination (a variant may change another's default: wild-sixes turns standard.wild_ones off),
+// else the preset's value, else the plugin's own default.
+function defaultValue(option) {
+  if (option.key in defaults) return defaults[option.key];
   const fromPreset = preset()?.options?.[option.key];
   return fromPreset === undefined ? option.default : fromPreset;
+}
+
+function currentValue(option) {
+  return option.key in edited ? edited[option.key] : defaultValue(option);
 }
 
 function optionInput(option) {
   const value = currentValue(option);
   const onchange = (event) => {
     const input = event.target;
-    if (option.type === "bool") edited[option.key] = input.checked;
-    else if (option.type === "int") edited[option.key] = input.value === "" ? option.default : Number(input.value);
-    else edited[option.key] = input.value;
+    let chosen;
+    if (option.type === "bool") chosen = input.checked;
+    else if (option.type === "int") chosen = input.value === "" ? defaultValue(option) : Number(input.value);
+    else chosen = input.value;
+    if (chosen === defaultValue(option)) delete edited[option.key]; // back to the default
+    else edited[option.key] = chosen;
     refresh();
   };
   let input;
@@ -72,9 +83,11 @@ function renderOptions() {
   );
 }
 
+// Only the options the player changed are sent: the others take the combination's defaults on
+// the server, so choosing wild-sixes needs no standard.wild_ones=false by hand.
 function composition() {
   const options = {};
-  for (const v of activeVariants()) for (const o of v.options) options[o.key] = currentValue(o);
+  for (const v of activeVariants()) for (const o of v.options) if (o.key in edited) options[o.key] = edited[o.key];
   return { preset: presetSelect.value || null, variants: checkedVariants(), options };
 }
 
@@ -84,6 +97,10 @@ async function validate() {
   validation.className = "validation";
   const answer = await postJSON("/api/validate", composition());
   if (ticket !== pending) return;
+  if (answer.defaults && JSON.stringify(answer.defaults) !== JSON.stringify(defaults)) {
+    defaults = answer.defaults;
+    renderOptions(); // show the combination's effective defaults
+  }
   valid = answer.ok;
   createButton.disabled = !valid;
   validation.className = valid ? "validation ok" : "validation error";

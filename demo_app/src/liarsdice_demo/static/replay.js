@@ -1,5 +1,5 @@
 // The replay page: step through a finished game's states (every die shown: the game is over).
-import { PIPS, bidText, el } from "./api.js";
+import { PIPS, bidText, el, faceUp } from "./api.js";
 
 const frames = JSON.parse(document.getElementById("frames").textContent);
 const $ = (id) => document.getElementById(id);
@@ -20,14 +20,15 @@ function show(i) {
   const resolution = round?.resolution;
   $("seats").replaceChildren(...state.players.map((p) => {
     const roll = round?.rolls?.[p.name] ?? [];
-    const matching = resolution && resolution.count !== null ? frame.matching ?? [] : [];
+    const up = faceUp(roll, round?.shown?.[p.name]);
+    const matching = resolution && resolution.count !== null && resolution.call !== "doubt" ? frame.matching ?? [] : [];
     const classes = ["seat"];
     if (!p.alive) classes.push("out");
     if (round?.turn === p.name && !resolution) classes.push("on-turn");
     if (state.winner === p.name) classes.push("winner");
     return el("div", { class: classes.join(" ") },
       el("div", { class: "name" }, p.name),
-      el("div", { class: "dice" }, roll.map((v) => el("span", { class: `die${matching.includes(v) ? " match" : ""}` }, PIPS[v] ?? v))),
+      el("div", { class: "dice" }, roll.map((v, i) => el("span", { class: `die${matching.includes(v) ? " match" : ""}${up[i] ? " up" : ""}`, title: up[i] ? `${v}, face up` : String(v) }, PIPS[v] ?? v))),
       el("div", { class: "facts" }, `${p.dice} ${p.dice === 1 ? "die" : "dice"}`));
   }));
   $("bids").replaceChildren(...(round?.bids ?? []).map((b) => el("li", {}, `${b.player}: ${bidText(b.bid)}`)));

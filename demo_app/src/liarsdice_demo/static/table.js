@@ -1,5 +1,5 @@
 // The table page: one WebSocket, the server's state rendered, intents sent back.
-import { PIPS, bidText, el, postJSON } from "./api.js";
+import { PIPS, bidText, el, faceUp, postJSON } from "./api.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const $ = (id) => document.getElementById(id);
@@ -10,8 +10,17 @@ let deadline = null; // performance.now() at which the turn clock runs out
 let nextId = 1;
 let retry = 0;
 let closedForGood = false;
+let marked = new Set(); // indices into own_dice the player picked to show with the bid (bluff)
+let markedFor = null; // the round and dice those marks belong to
 
-const CALL_LABELS = { challenge: "Liar! (challenge)", exact: "Exact (calza)" };
+const CALL_LABELS = {
+  challenge: "Liar! (challenge)",
+  exact: "Exact (calza)",
+  pass: "Pass (my dice are all alike)",
+  doubt: "Doubt the pass!",
+};
+// Calls whose ruling counts the dice matching the bid (a doubt is about the passer's dice).
+const countsTheBid = (call) => call !== "doubt";
 
 function send(type, fields = {}) {
   if (!socket || socket.readyState !== WebSocket.OPEN) return;
@@ -54,12 +63,110 @@ function reconnect() {
 
 // --- rendering -------------------------------------------------------------------------------
 
-function dice(values, matching = null, hiddenCount = 0) {
-  const shown = (values ?? []).map((v) =>
-    el("span", { class: `die${matching && matching.includes(v) ? " match" : ""}`, title: String(v) }, PIPS[v] ?? v),
+// `up[i]` marks dice that are face up on the table (seen by everyone).
+function dice(values, matching = null, hiddenCount = 0, up = []) {
+  const shown = (values ?? []).map((v, i) =>
+    el("span", {
+      class: `die${matching && matching.includes(v) ? " match" : ""}${up[i] ? " up" : ""}`,
+      title: up[i] ? `${v}, face up` : String(v),
+    }, PIPS[v] ?? v),
   );
-  const hidden = Array.from({ length: hiddenCount }, () => el("span", { class: "die hidden" }, "■"));
+  const hidden = Array.from({ length: hiddenCount }, () => el("span", { class: "die hidden", title: "under the cup" }, "■"));
   return [...shown, ...hidden];
+}
+
+/** The dice a bid may show (bluff), or null when no bluff is on offer. */
+function bluffChoices(legal) {
+  return legal?.payloads?.bid?.bluff ?? null;
+}
+
+function markedFaces(view) {
+  return [...marked].map((i) => view.own_dice[i]).sort((a, b) => a - b);
+}
+
+function markedAllowed(legal, view) {
+  if (!marked.size) return true;
+  const want = JSON.stringify(markedFaces(view));
+  return (bluffChoices(legal) ?? []).some((c) => JSON.stringify([...c.show].sort((a, b) => a - b)) === want);
+}
+
+// Your dice, big: face-up ones outlined; on your turn, when a bid may show dice (bluff), the
+// hidden ones are buttons that mark them to go face up with the bid.
+function renderMine(message) {
+  const view = message.view;
+  const myInfo = view?.seats.find((s) => s.name === view.viewer);
+  let mine;
+  if (message.seat === null) mine = [el("span", { class: "hint" }, "You are watching.")];
+  else if (myInfo && !myInfo.alive) mine = [el("span", { class: "hint" }, "You are out of this game.")];
+  else if (view?.own_dice) {
+    const up = faceUp(view.own_dice, myInfo?.shown);
+    const key = JSON.stringify([view.round, view.own_dice, myInfo?.shown]);
+    const picking = Boolean(bluffChoices(message.legal));
+    if (!picking || key !== markedFor) marked = new Set();
+    markedFor = key;
+    mine = view.own_dice.map((v, i) => {
+      if (up[i] || !picking) return dice([v], null, 0, [up[i]])[0];
+      const isMarked = marked.has(i);
+      return el("button", {
+        type: "button",
+        class: `die pick${isMarked ? " marked" : ""}`,
+        title: isMarked ? `${v}: goes face up with your bid` : `${v}: click to show it with your bid`,
+        "aria-pressed": isMarked ? "true" : "false",
+        "data-index": i,
+        onclick: () => {
+          if (marked.has(i)) marked.delete(i);
+          else marked.add(i);
+          renderMine(state);
+        },
+      }, PIPS[v] ?? v);
+    });
+    if (up.some(Boolean)) mine.push(el("small", { class: "up-note" }, " outlined: face up, seen by all"));
+  } else mine = [el("span", { class: "hint" }, "—")];
+  $("my-dice").replaceChildren(...mine);
+  renderBluff(message);
+}
+
+function renderBluff(message) {
+  const hint = $("bluff-hint");
+  const legal = message.legal;
+  const offered = bluffChoices(legal);
+  hint.hidden = !offered;
+  $("bid-button").textContent = "Bid";
+  if (!offered || !legal) return;
+  const faces = markedFaces(message.view);
+  const ok = markedAllowed(legal, message.view);
+  $("bid-button").disabled = legal.bids.length === 0 || !ok;
+  if (!faces.length) {
+    hint.textContent = "Bluff: click your dice to put them face up with your bid; the rest under your cup are rerolled.";
+  } else if (ok) {
+    $("bid-button").textContent = `Bid & show ${faces.map((f) => PIPS[f]).join("")}`;
+    hint.textContent = `You show ${faces.join(" ")} with your bid and reroll the rest under your cup.`;
+  } else {
+    hint.textContent = "You cannot show those dice now (keep at least one under your cup).";
+  }
+}
+
+// Payloads offered by plugins the page has no special control for: a menu per plugin.
+function payloadPickers(action, offers) {
+  return Object.entries(offers ?? {})
+    .filter(([plugin]) => !(action === "bid" && plugin === "bluff"))
+    .map(([plugin, choices]) => el("select", { class: "payload", "data-action": action, "data-plugin": plugin, "aria-label": `${plugin} (${action})` },
+      el("option", { value: "" }, `${plugin}: —`),
+      choices.map((choice) => el("option", { value: JSON.stringify(choice) }, `${plugin}: ${JSON.stringify(choice)}`))));
+}
+
+function payloadFor(action) {
+  const payload = {};
+  for (const select of $("actions").querySelectorAll("select.payload")) {
+    if (select.dataset.action === action && select.value) payload[select.dataset.plugin] = JSON.parse(select.value);
+  }
+  if (action === "bid" && marked.size && state?.view?.own_dice) payload.bluff = { show: markedFaces(state.view) };
+  return payload;
+}
+
+function withPayload(fields, action) {
+  const payload = payloadFor(action);
+  return Object.keys(payload).length ? { ...fields, payload } : fields;
 }
 
 function render(message) {
@@ -70,13 +177,6 @@ function render(message) {
   $("action-error").textContent = "";
   renderWaiting(message);
   renderSeats(message);
-  const myInfo = view?.seats.find((s) => s.name === view.viewer);
-  let myDice;
-  if (message.seat === null) myDice = [el("span", { class: "hint" }, "You are watching.")];
-  else if (myInfo && !myInfo.alive) myDice = [el("span", { class: "hint" }, "You are out of this game.")];
-  else if (view?.own_dice) myDice = dice(view.own_dice);
-  else myDice = [el("span", { class: "hint" }, "—")];
-  $("my-dice").replaceChildren(...myDice);
   const turn = view?.turn;
   const mine = message.seat !== null && view && turn === view.viewer;
   $("turn").textContent = table.status === "playing"
@@ -85,6 +185,7 @@ function render(message) {
   $("turn").className = mine ? "turn mine" : "turn";
   deadline = table.remaining === null ? null : performance.now() + table.remaining * 1000;
   renderActions(message.legal);
+  renderMine(message);
   $("bids").replaceChildren(...(view?.bids ?? []).map((b) => el("li", {}, `${b.player}: ${bidText(b.bid)}`)));
   renderReveal(reveal);
   $("log").replaceChildren(...message.log.slice().reverse().map((line) => el("li", {}, line)));
@@ -126,9 +227,12 @@ function renderSeats(message) {
     let diceRow = [];
     if (info && alive) {
       const revealed = reveal?.rolls?.[seat.name];
-      if (revealed) diceRow = dice(revealed, reveal.matching_faces);
-      else if (message.seat === index && view.own_dice) diceRow = dice(view.own_dice);
-      else diceRow = dice([], null, info.dice);
+      const shown = info.shown ?? [];
+      if (revealed) {
+        const matching = countsTheBid(reveal.call) ? reveal.matching_faces : null;
+        diceRow = dice(revealed, matching, 0, faceUp(revealed, shown));
+      } else if (message.seat === index && view.own_dice) diceRow = dice(view.own_dice, null, 0, faceUp(view.own_dice, shown));
+      else diceRow = dice(shown, null, Math.max(0, info.dice - shown.length), shown.map(() => true));
     }
     const facts = [];
     if (info) facts.push(`${info.dice} ${info.dice === 1 ? "die" : "dice"}`);
@@ -156,8 +260,17 @@ function renderActions(legal) {
   quantitySelect.replaceChildren(...quantities.map((q) => el("option", { value: q, selected: min && q === min[0] }, q)));
   fillFaces(legal, min ? min[1] : null);
   $("bid-button").disabled = legal.bids.length === 0;
-  $("calls").replaceChildren(...legal.calls.map((kind) =>
-    el("button", { type: "button", class: `call ${kind}`, "data-call": kind, onclick: () => send("call", { kind }) }, CALL_LABELS[kind] ?? kind)));
+  const offers = legal.payloads ?? {};
+  $("bid-extras").replaceChildren(...payloadPickers("bid", offers.bid));
+  const help = boot.config.call_help ?? {};
+  $("calls").replaceChildren(...legal.calls.map((kind) => {
+    const button = el("button", {
+      type: "button", class: `call ${kind}`, "data-call": kind, title: help[kind],
+      onclick: () => send("call", withPayload({ kind }, kind)),
+    }, CALL_LABELS[kind] ?? `${kind[0].toUpperCase()}${kind.slice(1)}`);
+    const pickers = payloadPickers(kind, offers[kind]);
+    return pickers.length ? el("span", { class: "call-group" }, button, ...pickers) : button;
+  }));
 }
 
 function fillFaces(legal, preferred) {
@@ -170,7 +283,8 @@ function renderReveal(reveal) {
   const box = $("reveal");
   box.hidden = !reveal;
   if (!reveal) return;
-  const counted = reveal.matching_faces ? `Counted faces: ${reveal.matching_faces.map((f) => PIPS[f]).join(" ")}` : "";
+  const counted = reveal.matching_faces && countsTheBid(reveal.call)
+    ? `Counted faces: ${reveal.matching_faces.map((f) => PIPS[f]).join(" ")}` : "";
   box.replaceChildren(el("p", { class: "ruling" }, reveal.explanation), counted ? el("p", { class: "hint" }, counted) : "");
 }
 
@@ -210,7 +324,7 @@ function tick() {
 $("bid-quantity").addEventListener("change", () => state?.legal && fillFaces(state.legal, Number($("bid-face").value)));
 $("actions").addEventListener("submit", (event) => {
   event.preventDefault();
-  send("bid", { quantity: Number($("bid-quantity").value), face: Number($("bid-face").value) });
+  send("bid", withPayload({ quantity: Number($("bid-quantity").value), face: Number($("bid-face").value) }, "bid"));
 });
 $("start").addEventListener("click", () => send("start"));
 $("rematch").addEventListener("click", () => send("rematch"));
