@@ -23,7 +23,8 @@ The API, smallest first:
 - :func:`odds_table` — the odds page (seed 000): per face and quantity, the chance of "at least"
   and "exactly" with the wild faces (ones, if the rules make none wild) and with the face counted
   alone, side by side, plus the chance under the rules in force; per face the expected counts and
-  the best exact call with its success chance (the exact call's fair price). ``liarsdice odds`` prints it; the demo app renders it.
+  the best exact call with its success chance (the exact call's fair price). ``liarsdice odds``
+  prints it; the demo app renders it.
 
 ``odds_table(rules, dice_in_play, hand=None)`` is the stable entry point for pages. It returns an
 :class:`OddsTable` (frozen attrs classes; ``table.as_dict()`` gives plain JSON-ready data)::
