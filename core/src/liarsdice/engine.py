@@ -221,9 +221,10 @@ def bid_problems(
     assert state.round is not None
     if not 1 <= bid.quantity <= state.round.dice_in_play:
         return [f"{bid} is not 1 to {state.round.dice_in_play} dice, the dice in play"]
-    malformed = payload_problems(rules, "bid", payload)
-    if malformed:
-        return malformed
+    if payload is not NO_PAYLOAD:
+        malformed = payload_problems(rules, "bid", payload)
+        if malformed:
+            return malformed
     hooks = rules.hooks
     problems = hooks.bid_problem(state, player, bid, payload)
     refusal = rules.face_refusal(state, player, bid.face)
@@ -272,9 +273,10 @@ def call_problems(
     assert state.round is not None
     if not state.round.bids:
         return ["the opener cannot call: there is no bid yet"]
-    malformed = payload_problems(rules, kind, payload)
-    if malformed:
-        return malformed
+    if payload is not NO_PAYLOAD:
+        malformed = payload_problems(rules, kind, payload)
+        if malformed:
+            return malformed
     if "call_problem" not in rules.hooks.implemented:
         return []
     return rules.hooks.call_problem(state, player, kind, payload)
@@ -288,6 +290,8 @@ def legal_calls(rules: Ruleset, state: GameState, player: str) -> list[str]:
 def payload_choices(rules: Ruleset, state: GameState, action: Action) -> dict[str, list[JSON]]:
     """For each plugin that reads ``action``'s payload, the values it says it would accept now
     (``liarsdice_payload_choices``, asked of each plugin on its own)."""
+    if not rules.payload_readers:
+        return {}
     if isinstance(action, BidAction):
         name = "bid"
     elif isinstance(action, CallAction):

@@ -127,10 +127,16 @@ def _round_with(
 
 def _bid_made(state: GameState, event: BidMade) -> GameState:
     current = _round(state)
-    round_ = _round_with(
-        current,
-        turn=state.next_alive(event.player),
-        bids=(*current.bids, PlacedBid(event.player, event.bid)),
+    round_ = RoundState(  # spelt out: the hot path, every bid
+        current.number,
+        current.opener,
+        current.rolls,
+        current.dice_in_play,
+        state.next_alive(event.player),
+        (*current.bids, PlacedBid(event.player, event.bid)),
+        None,
+        current.shown,
+        current.private,
     )
     return _with_round(state, round_)
 

@@ -188,10 +188,14 @@ class Ruleset:
             raise Conflict(str(error)) from error
         self.order = tuple(order)
         by_name = {variant.name: variant for variant in self.variants}
-        #: For each action (``"bid"`` or a call kind), the plugins that read its payload.
-        self.payload_readers: Mapping[str, frozenset[str]] = {
+        #: For each action (``"bid"`` or a call kind) whose payload some plugin reads, those
+        #: plugins (empty when no plugin reads payloads).
+        readers = {
             action: frozenset(v.name for v in self.variants if action in v.info.payloads)
             for action in ("bid", *self.calls)
+        }
+        self.payload_readers: Mapping[str, frozenset[str]] = {
+            action: names for action, names in readers.items() if names
         }
         self.pm = new_manager()
         self.pm.register(baseline.plugin, name=baseline.name)

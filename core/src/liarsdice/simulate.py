@@ -47,6 +47,8 @@ def random_action(rules: Ruleset, state: GameState, rng: Random) -> Action:
 
 def _with_payload(rules: Ruleset, state: GameState, action: A, rng: Random) -> A:
     """``action``, now and then with one of the payloads plugins offer for it."""
+    if not rules.payload_readers:
+        return action
     offered = engine.payload_choices(rules, state, action)
     if not offered or rng.random() >= PAYLOAD_PROBABILITY:
         return action
