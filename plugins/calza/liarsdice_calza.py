@@ -50,8 +50,15 @@ def liarsdice_register_calls(calls: CallRegistry) -> None:
 
 
 @hookimpl
-def liarsdice_call_problem(state: GameState, call: str, options: Options) -> str | None:
-    if call != EXACT or options["calza.window"] != "half":
+def liarsdice_call_problem(
+    state: GameState, player: str, call: str, options: Options
+) -> str | None:
+    if call != EXACT:
+        return None
+    assert state.round is not None and state.round.bids
+    if state.round.bids[-1].player == player:
+        return "calza: you cannot call your own bid exact"
+    if options["calza.window"] != "half":
         return None
     total = len(state.players) * state.dice_per_player
     in_play = state.round.dice_in_play if state.round else state.dice_in_play

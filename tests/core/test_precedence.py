@@ -9,6 +9,7 @@ from random import Random
 import pytest
 
 from liarsdice import Game, PluginError, Ruleset, hookimpl
+from liarsdice.engine import call_problems
 from liarsdice.errors import BadOptionValue, Conflict, MissingRequirement, UnknownOption
 from liarsdice.ruleset import broken, installed
 
@@ -304,3 +305,48 @@ def test_a_marked_function_without_the_hook_prefix_is_still_refused(
 
     install_plugins({"typo": plugin_factory("typo", settle)})
     assert "unknown hook 'settle'" in str(broken()["typo"])
+
+
+def test_two_unordered_wrappers_of_one_hook_are_refused(install_plugins, plugin_factory) -> None:
+    def wrapper():
+        @hookimpl(wrapper=True)
+        def liarsdice_next_turn():
+            return (yield)
+
+        return liarsdice_next_turn
+
+    install_plugins(
+        {
+            "inner": plugin_factory("inner", wrapper()),
+            "outer": plugin_factory("outer", wrapper()),
+        }
+    )
+    with pytest.raises(Conflict, match="inner and outer both wrap liarsdice_next_turn"):
+        Ruleset.build(["inner", "outer", "dice-loss"])
+    install_plugins(
+        {
+            "inner": plugin_factory("inner", wrapper()),
+            "outer": plugin_factory("outer", wrapper(), before=("inner",)),
+        }
+    )
+    order = Ruleset.build(["inner", "outer", "dice-loss"]).order
+    assert order.index("outer") < order.index("inner")
+
+
+def test_nobody_challenges_their_own_bid(install_plugins, plugin_factory) -> None:
+    @hookimpl
+    def liarsdice_next_turn(player):
+        return player  # the bidder keeps the turn
+
+    install_plugins({"again": plugin_factory("again", liarsdice_next_turn)})
+    rules = Ruleset.build(["again", "calza", "dice-loss"])
+    game = Game(rules, ["Ann", "Ben"], Random(0), dice_per_player=2)
+    game.start_round({"Ann": [2, 3], "Ben": [4, 5]})
+    game.bid("Ann", 1, 2)
+    assert game.state.round is not None and game.state.round.turn == "Ann"
+    assert call_problems(rules, game.state, "Ann", "challenge") == [
+        "you cannot challenge your own bid"
+    ]
+    assert call_problems(rules, game.state, "Ann", "exact") == [
+        "calza: you cannot call your own bid exact"
+    ]

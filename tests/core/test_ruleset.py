@@ -273,7 +273,9 @@ def test_plugin_without_variant_info_is_a_plugin_error(install_plugins, plugin_f
 
     install_plugins({"anon": plugin_factory("anon", liarsdice_describe, info=None)})
     with pytest.raises(
-        PluginError, match=r"anon \(fake-dist\) must implement liarsdice_variant_info"
+        PluginError,
+        match=r"anon \(fake-dist\): liarsdice_variant_info must return a VariantInfo, and it "
+        r"returned nothing",
     ):
         Ruleset.build(["dice-loss", "anon"])
 

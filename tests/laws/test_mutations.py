@@ -35,6 +35,7 @@ from liarsdice import (
 from liarsdice.events import BidMade
 from liarsdice.models import BidAction
 from liarsdice.reducer import InvalidEvent
+from liarsdice.rulestext import RulesText
 from liarsdice.testing import (
     LawViolation,
     RandomChooser,
@@ -522,3 +523,19 @@ def test_a_payload_offered_then_refused_breaks_the_enumeration_law(
     assert violation.law == laws.ENUMERATION
     # Either the driver tried the offered payload and it was refused, or the law asked first.
     assert "fickle: only 1" in violation.detail
+
+
+def test_two_unordered_rewrites_of_one_clause_break_the_text_law() -> None:
+    def rewriter(name: str) -> types.ModuleType:
+        @hookimpl
+        def liarsdice_describe():
+            return RulesText(clauses={"bidding.turns": f"{name} says who plays next."})
+
+        return make_plugin(name, liarsdice_describe)
+
+    with extra_variants({"left": rewriter("left"), "right": rewriter("right")}):
+        rules = Ruleset.build(["dice-loss", "left", "right"])
+        with pytest.raises(LawViolation) as broken_law:
+            check_ruleset(rules)
+    assert broken_law.value.law == laws.TEXT_ORDER
+    assert "left and right both replace the clause 'bidding.turns'" in broken_law.value.detail

@@ -102,7 +102,11 @@ def _inspect(name: str, entry: EntryPoint) -> InstalledVariant:
         raise PluginError(f"variant {name} ({distribution}): {problems[0]}")
     info = _call_on(name, pm, "liarsdice_variant_info")
     if not isinstance(info, VariantInfo):
-        raise PluginError(f"variant {name} ({distribution}) must implement liarsdice_variant_info")
+        got = "nothing" if info is None else f"a {type(info).__name__}"
+        raise PluginError(
+            f"variant {name} ({distribution}): liarsdice_variant_info must return a VariantInfo, "
+            f"and it returned {got}"
+        )
     for key in info.option_defaults:
         if key.count(".") != 1 or key.startswith(f"{name}."):
             raise PluginError(

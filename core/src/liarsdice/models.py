@@ -146,8 +146,9 @@ class RoundState:
         return self.resolution is not None and self.resolution.count is not None
 
     def hidden(self, player: str) -> tuple[int, ...]:
-        """``player``'s dice still under the cup: their roll without the dice shown."""
-        roll = self.rolls.get(player, ())
+        """``player``'s dice still under the cup: their roll without the dice shown.
+        ``KeyError`` if ``player`` rolled no dice this round."""
+        roll = self.rolls[player]
         shown = self.shown.get(player)
         return roll if not shown else remove_dice(roll, shown)
 

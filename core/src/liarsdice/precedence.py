@@ -201,6 +201,31 @@ def unordered(
     return problems
 
 
+def unordered_wrappers(
+    pm: pluggy.PluginManager, baseline: str, precedes: set[tuple[str, str]]
+) -> list[str]:
+    """A sentence for each pair of variants that wrap the same hook with no declared order between
+    them: which wrapper runs outermost would otherwise follow their names."""
+    problems = []
+    for name in sorted(dir(pm.hook)):
+        if not name.startswith("liarsdice_") or name in PER_PLUGIN_HOOKS:
+            continue
+        wrappers = sorted(
+            impl.plugin_name
+            for impl in getattr(pm.hook, name).get_hookimpls()
+            if (impl.wrapper or impl.hookwrapper) and impl.plugin_name != baseline
+        )
+        for index, a in enumerate(wrappers):
+            for b in wrappers[index + 1 :]:
+                if (a, b) not in precedes and (b, a) not in precedes:
+                    problems.append(
+                        f"{a} and {b} both wrap {name}, and neither declares which comes first "
+                        f"(the one asked first wraps the other): add before=({b!r},) or "
+                        f"after=({b!r},) to {a}'s VariantInfo"
+                    )
+    return problems
+
+
 def unreachable(
     pm: pluggy.PluginManager,
     baseline: str,

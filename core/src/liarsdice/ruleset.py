@@ -258,6 +258,7 @@ class Ruleset:
         run (:mod:`liarsdice.precedence`)."""
         probes = {"face": FACES, "bid": _PROBE_BIDS, "call": tuple(self.calls)}
         problems = precedence.unordered(self.pm, BASELINE, self.precedes, probes, self.options)
+        problems += precedence.unordered_wrappers(self.pm, BASELINE, self.precedes)
         if not problems:
             problems = precedence.unreachable(
                 self.pm, BASELINE, self.precedes, probes, self.options

@@ -70,6 +70,14 @@ def liarsdice_matching_faces(face: int, options: Options) -> frozenset[int]:
 
 
 @hookimpl
+def liarsdice_call_problem(state: GameState, player: str, call: str) -> str | None:
+    assert state.round is not None and state.round.bids
+    if call == "challenge" and state.round.bids[-1].player == player:
+        return "you cannot challenge your own bid"
+    return None
+
+
+@hookimpl
 def liarsdice_resolve_call(
     state: GameState, player: str, call: str, count: int
 ) -> Resolution | None:

@@ -5,7 +5,8 @@ names the law, the ruleset (its ``repr``) and a small example (the offending sta
 line). Laws hold for any combination of plugins, so a third-party plugin's author runs them on
 their own plugin:
 
-- *ruleset laws* take a ruleset: :func:`bid_order`; run them all with :func:`check_ruleset`;
+- *ruleset laws* take a ruleset: :func:`bid_order`, :func:`rules_text_is_ordered`; run them all with
+  :func:`check_ruleset`;
 - *game laws* take a ruleset and the steps of a game recorded by
   :func:`liarsdice.testing.driver.play_game` (or drawn by
   :func:`liarsdice.testing.strategies.games`); run them all with :func:`check_game`.
@@ -25,7 +26,7 @@ from typing import Any
 
 import attrs
 
-from liarsdice import engine, precedence
+from liarsdice import engine, precedence, rulespage
 from liarsdice.events import (
     BidMade,
     DiceChanged,
@@ -79,6 +80,7 @@ HIDDEN = "a player's view never holds another player's hidden dice or private st
 SAME_SEED = "the same seed and moves give the same game"
 APPLY = "legal moves apply without error"
 ONE_RULER = "each call is ruled on by one variant, or by variants in a declared order"
+TEXT_ORDER = "variants that change one clause of the rules page are in a declared order"
 
 
 class LawViolation(AssertionError):
@@ -176,7 +178,25 @@ def bid_order(rules: Ruleset, max_dice: int = 30) -> None:
             )
 
 
-RULESET_LAWS: tuple[RulesetLaw, ...] = (bid_order,)
+def rules_text_is_ordered(rules: Ruleset) -> None:
+    """Two variants that replace the same clause of the rules page are in a declared order, so
+    which sentence the page keeps is not an accident of their names."""
+    changers: dict[str, list[str]] = {}
+    for name in rules.order:
+        for key in rulespage.text_of(rules, name).clauses:
+            changers.setdefault(key, []).append(name)
+    for key, names in changers.items():
+        for first, second in itertools.combinations(names, 2):
+            if (first, second) not in rules.precedes and (second, first) not in rules.precedes:
+                raise LawViolation(
+                    TEXT_ORDER,
+                    rules,
+                    f"{first} and {second} both replace the clause {key!r} and neither declares "
+                    "which comes first (VariantInfo before=/after=), or add a clause of your own",
+                )
+
+
+RULESET_LAWS: tuple[RulesetLaw, ...] = (bid_order, rules_text_is_ordered)
 
 
 def check_ruleset(rules: Ruleset, laws: Iterable[RulesetLaw] = RULESET_LAWS) -> None:
@@ -894,6 +914,7 @@ __all__ = [
     "public_fact_law",
     "replay_rebuilds_state",
     "rounds_end",
+    "rules_text_is_ordered",
     "same_seed_same_game",
     "views_hide_dice",
 ]

@@ -40,9 +40,7 @@ def clear_discovery_caches() -> None:
 
 
 @contextmanager
-def extra_variants(
-    plugins: Mapping[str, Any], distribution: str = "(unpackaged)"
-) -> Iterator[None]:
+def extra_variants(plugins: Mapping[str, Any], distribution: str = "unpackaged") -> Iterator[None]:
     """Within the block, ``plugins`` (variant name -> plugin module or object) are installed too.
 
     A name that is already installed is replaced. Not thread-safe: it patches module state.
