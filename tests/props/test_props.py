@@ -1,6 +1,6 @@
 """Every valid combination of the installed variants, with option values drawn per example from
 their declarations, against every rule law, with the thorough Hypothesis profile's settings and
-``$LIARSDICE_PROPS_EXAMPLES`` (default 200) examples per combination; then seeded games at option
+``$LIARSDICE_PROPS_EXAMPLES`` (default 20) examples per combination; then seeded games at option
 rows that give every option every value of its declaration at least once.
 
 Run by ``tox -e props`` (collected only with ``LIARSDICE_PROPS=1``; see conftest.py).
