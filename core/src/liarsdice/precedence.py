@@ -118,6 +118,11 @@ kinds, so the build-time order check leaves them out; the rule law "one variant 
 call" (:mod:`liarsdice.testing.laws`) checks them in play."""
 
 
+def ordered(precedes: set[tuple[str, str]], a: str, b: str) -> bool:
+    """True when the declarations put ``a`` and ``b`` in an order, either way round."""
+    return (a, b) in precedes or (b, a) in precedes
+
+
 def first_result_hooks(pm: pluggy.PluginManager) -> list[str]:
     """The game hooks that stop at the first answer (the ones precedence decides)."""
     return sorted(
@@ -188,7 +193,7 @@ def unordered(
         for index, first in enumerate(impls):
             for second in impls[index + 1 :]:
                 a, b = sorted((first.plugin_name, second.plugin_name))
-                if (a, b) in precedes or (b, a) in precedes:
+                if ordered(precedes, a, b):
                     continue
                 mine, theirs = answered(first, probes, options), answered(second, probes, options)
                 if mine is not None and theirs is not None and not mine & theirs:
@@ -217,7 +222,7 @@ def unordered_wrappers(
         )
         for index, a in enumerate(wrappers):
             for b in wrappers[index + 1 :]:
-                if (a, b) not in precedes and (b, a) not in precedes:
+                if not ordered(precedes, a, b):
                     problems.append(
                         f"{a} and {b} both wrap {name}, and neither declares which comes first "
                         f"(the one asked first wraps the other): add before=({b!r},) or "

@@ -187,7 +187,7 @@ def rules_text_is_ordered(rules: Ruleset) -> None:
             changers.setdefault(key, []).append(name)
     for key, names in changers.items():
         for first, second in itertools.combinations(names, 2):
-            if (first, second) not in rules.precedes and (second, first) not in rules.precedes:
+            if not precedence.ordered(rules.precedes, first, second):
                 raise LawViolation(
                     TEXT_ORDER,
                     rules,
@@ -500,7 +500,7 @@ def calls_are_ruled_by_one_variant(rules: Ruleset, steps: Sequence[Step]) -> Non
             if impl.function(**{arg: values[arg] for arg in impl.argnames}) is not None
         ]
         for first, second in itertools.combinations(answering, 2):
-            if (first, second) not in rules.precedes and (second, first) not in rules.precedes:
+            if not precedence.ordered(rules.precedes, first, second):
                 raise LawViolation(
                     ONE_RULER,
                     rules,
