@@ -22,7 +22,6 @@ from liarsdice import (
     DiceRerolled,
     DiceShown,
     GameState,
-    Notice,
     Options,
     Payload,
     PluginError,
@@ -146,13 +145,8 @@ def liarsdice_bid_made(
         effects.append(DiceRerolled(player, rest, _new_faces(rng, len(rest))))
     done = dict(rerolls(state))
     done[player] = done.get(player, 0) + 1
-    shown = " ".join(map(str, show))
-    again = f" and rerolls {len(rest)} under the cup" if rest else ""
-    return [
-        *effects,
-        PluginStateSet(NAME, "rerolls", done),
-        Notice(NAME, f"{player} shows {shown}{again}", player),
-    ]
+    # No Notice: DiceShown and DiceRerolled say it all, and a table narrates them.
+    return [*effects, PluginStateSet(NAME, "rerolls", done)]
 
 
 @hookimpl

@@ -27,7 +27,6 @@ from liarsdice import (
     DiceShown,
     Game,
     IllegalAction,
-    Notice,
     PluginError,
     PluginStateSet,
     RiggedRandom,
@@ -196,7 +195,6 @@ def test_a_bid_shows_the_dice_named_and_rerolls_the_rest() -> None:
         DiceShown("Ann", (5, 5)),
         DiceRerolled("Ann", (1, 2, 3), (6, 6, 4)),
         PluginStateSet("bluff", "rerolls", {"Ann": 1}),
-        Notice("bluff", "Ann shows 5 5 and rerolls 3 under the cup", "Ann"),
     ]
     assert rolls(game)["Ann"] == (5, 5, 6, 6, 4)
     assert shown(game) == {"Ann": (5, 5)}
