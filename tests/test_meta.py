@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from liarsdice import Ruleset, hookspecs, scenario
+from liarsdice import Ruleset, hookspecs, rulespage, scenario
 from liarsdice.ruleset import broken, installed
 from liarsdice.testing import suite
 
@@ -163,17 +163,8 @@ def test_every_installed_plugin_loads() -> None:
 
 
 def _rules_text(rules: Ruleset, name: str) -> str:
-    for impl in rules.pm.hook.liarsdice_describe.get_hookimpls():
-        if impl.plugin_name == name:
-            answer = impl.function(**{arg: rules.options for arg in impl.argnames})
-            if answer is None:
-                return ""
-            return (
-                answer
-                if isinstance(answer, str)
-                else answer.text + "".join(answer.clauses.values())
-            )
-    return ""
+    text = rulespage.text_of(rules, name)
+    return text.text + "".join(text.clauses.values())
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

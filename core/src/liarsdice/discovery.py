@@ -46,8 +46,9 @@ def _entry_points() -> dict[str, EntryPoint]:
     return found
 
 
-def _call_on(plugin_name: str, pm: pluggy.PluginManager, hook: str, **kwargs: Any) -> Any:
-    """Call ``hook`` on one plugin only; ``None`` if the plugin does not implement it."""
+def call_on(plugin_name: str, pm: pluggy.PluginManager, hook: str, **kwargs: Any) -> Any:
+    """Call ``hook`` on one plugin only, with the arguments it takes from ``kwargs`` (give every
+    argument of the hook's spec); ``None`` if the plugin does not implement it."""
     for impl in getattr(pm.hook, hook).get_hookimpls():
         if impl.plugin_name == plugin_name:
             return impl.function(**{arg: kwargs[arg] for arg in impl.argnames})
@@ -100,7 +101,7 @@ def _inspect(name: str, entry: EntryPoint) -> InstalledVariant:
     problems = precedence.marker_problems(name, pm)
     if problems:
         raise PluginError(f"variant {name} ({distribution}): {problems[0]}")
-    info = _call_on(name, pm, "liarsdice_variant_info")
+    info = call_on(name, pm, "liarsdice_variant_info")
     if not isinstance(info, VariantInfo):
         got = "nothing" if info is None else f"a {type(info).__name__}"
         raise PluginError(
@@ -117,9 +118,9 @@ def _inspect(name: str, entry: EntryPoint) -> InstalledVariant:
     if name in (*info.before, *info.after):
         raise PluginError(f"variant {name} ({distribution}) declares an order with itself")
     options = OptionRegistry(name)
-    _call_on(name, pm, "liarsdice_register_options", options=options)
+    call_on(name, pm, "liarsdice_register_options", options=options)
     calls = CallRegistry(name)
-    _call_on(name, pm, "liarsdice_register_calls", calls=calls)
+    call_on(name, pm, "liarsdice_register_calls", calls=calls)
     return InstalledVariant(
         name, distribution, info, tuple(options.options), tuple(calls.calls), plugin
     )
@@ -161,7 +162,7 @@ def presets() -> Mapping[str, Preset]:
         pm = new_manager()
         pm.register(variant.plugin, name=variant.name)
         try:
-            _call_on(variant.name, pm, "liarsdice_register_presets", presets=registry)
+            call_on(variant.name, pm, "liarsdice_register_presets", presets=registry)
         except ValueError as error:
             raise PluginError(f"variant {variant.name}: {error}") from error
     return dict(sorted(registry.presets.items()))

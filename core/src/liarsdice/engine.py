@@ -12,8 +12,8 @@ import itertools
 import json
 from collections.abc import Mapping, Sequence
 from random import Random
-from typing import Any
 
+from liarsdice.discovery import call_on
 from liarsdice.dispatch import Effects
 from liarsdice.errors import IllegalAction, PluginError
 from liarsdice.events import (
@@ -301,13 +301,19 @@ def payload_choices(rules: Ruleset, state: GameState, action: Action) -> dict[st
     readers = rules.payload_readers.get(name, frozenset())
     if not readers:
         return {}
-    values = {"state": state, "player": action.player, "action": action, "options": rules.options}
     found: dict[str, list[JSON]] = {}
-    for impl in rules.pm.hook.liarsdice_payload_choices.get_hookimpls():
-        if impl.plugin_name in readers:
-            answer: Any = impl.function(**{arg: values[arg] for arg in impl.argnames})
-            if answer:
-                found[impl.plugin_name] = list(answer)
+    for plugin in sorted(readers):
+        answer = call_on(
+            plugin,
+            rules.pm,
+            "liarsdice_payload_choices",
+            state=state,
+            player=action.player,
+            action=action,
+            options=rules.options,
+        )
+        if answer:
+            found[plugin] = list(answer)
     return found
 
 

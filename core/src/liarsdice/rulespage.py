@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from liarsdice.discovery import call_on
 from liarsdice.models import FACE_NAMES, JSON
 from liarsdice.rulestext import TOPICS, RulesText
 
@@ -20,13 +21,10 @@ if TYPE_CHECKING:
 
 def text_of(rules: Ruleset, name: str) -> RulesText:
     """What plugin ``name`` says about ``rules`` (an empty text if it says nothing)."""
-    for impl in rules.pm.hook.liarsdice_describe.get_hookimpls():
-        if impl.plugin_name == name:
-            answer = impl.function(**{arg: rules.options for arg in impl.argnames})
-            if answer is None:
-                return RulesText()
-            return answer if isinstance(answer, RulesText) else RulesText(text=str(answer))
-    return RulesText()
+    answer = call_on(name, rules.pm, "liarsdice_describe", options=rules.options)
+    if answer is None:
+        return RulesText()
+    return answer if isinstance(answer, RulesText) else RulesText(text=str(answer))
 
 
 def wilds_label(faces: frozenset[int]) -> str:

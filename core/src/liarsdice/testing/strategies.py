@@ -30,9 +30,9 @@ from liarsdice.ruleset import (
     InstalledVariant,
     Ruleset,
     installed,
-    structural_problem,
 )
 from liarsdice.testing.driver import PlayedGame, play_game
+from liarsdice.testing.suite import structurally_valid
 
 SearchStrategy = st.SearchStrategy
 
@@ -60,12 +60,6 @@ def option_values(option: Option) -> SearchStrategy[JSON]:
     return st.just(default)
 
 
-def _structurally_valid(names: Sequence[str], variants: Mapping[str, InstalledVariant]) -> bool:
-    """Requirements met, no declared conflict, some economics: the checks that need no options."""
-    chosen = [variants[BASELINE], *(variants[name] for name in names)]
-    return structural_problem(chosen) is None
-
-
 _subset_cache: dict[
     tuple[tuple[str, ...], tuple[str, ...]], tuple[object, list[tuple[str, ...]]]
 ] = {}
@@ -86,7 +80,7 @@ def _subsets(candidates: tuple[str, ...], include: tuple[str, ...]) -> list[tupl
     def extend(chosen: tuple[str, ...], rest: list[str]) -> None:
         """Every subset of ``rest`` added to ``chosen``, skipping declared clashes early."""
         if not rest:
-            if _structurally_valid(chosen, variants):
+            if structurally_valid(chosen, variants):
                 found.append(tuple(sorted(chosen)))
             return
         first, *others = rest
@@ -143,7 +137,7 @@ def _rulesets(
     else:
         extra = draw(st.lists(st.sampled_from(candidates), unique=True))
         names = tuple(sorted({*include, *extra}))
-        if not _structurally_valid(names, known):
+        if not structurally_valid(names, known):
             reject()
     values: dict[str, Any] = {}
     for name in (BASELINE, *names):
