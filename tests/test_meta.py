@@ -78,6 +78,10 @@ HOOK_TESTS = {
         "tests/core/test_standard.py",
         "test_timeout_loses_the_round_with_no_count",
     ),
+    "liarsdice_game_limit": (
+        "tests/core/test_limits.py",
+        "test_a_plugin_declares_its_game_limit_through_the_hook",
+    ),
     "liarsdice_first_opener": (
         "tests/core/test_standard.py",
         "test_seat_one_opens_first_and_the_loser_opens_next",

@@ -47,7 +47,7 @@ def load_module(folder: Path) -> types.ModuleType:
 @pytest.fixture(scope="module")
 def plugin(package: Path) -> Iterator[types.ModuleType]:
     module = load_module(package)
-    with extra_variants({NAME: module}, distribution="liarsdice-heavy-loss"):
+    with extra_variants({NAME: module}, distribution="liarsdice-rules-heavy-loss"):
         yield module
 
 
@@ -69,14 +69,15 @@ def test_it_makes_the_package_files(package: Path) -> None:
 def test_its_pyproject_follows_our_plugins_template(package: Path) -> None:
     made = tomllib.loads((package / "pyproject.toml").read_text())
     ours = tomllib.loads((ROOT / "plugins/dice_loss/pyproject.toml").read_text())
-    assert made["project"]["name"] == "liarsdice-heavy-loss"
+    assert made["project"]["name"] == "liarsdice-rules-heavy-loss"
     assert made["project"]["entry-points"] == {"liarsdice": {NAME: "liarsdice_heavy_loss"}}
     assert set(ours["project"]) <= set(made["project"])
-    assert made["project"]["dependencies"] == ours["project"]["dependencies"] == ["liarsdice"]
+    assert made["project"]["dependencies"] == ours["project"]["dependencies"]
+    assert made["project"]["dependencies"] == ["liarsdice-rules>=0.2,<0.3"]
     assert made["build-system"] == ours["build-system"]
     wheel = made["tool"]["hatch"]["build"]["targets"]["wheel"]
     assert wheel == {"only-include": ["liarsdice_heavy_loss.py"]}
-    assert made["project"]["optional-dependencies"]["test"][0] == "liarsdice[testing]"
+    assert made["project"]["optional-dependencies"]["test"][0] == "liarsdice-rules[testing]"
 
 
 def test_its_module_passes_pluggy_validation(package: Path) -> None:
@@ -97,8 +98,10 @@ def test_it_keeps_the_laws(plugin: types.ModuleType) -> None:
     cases = suite.law_cases(NAME)
     assert {"alone", "with[calza]", "any-combination"} <= {case.name for case in cases}
     settings = suite.hypothesis_settings(max_examples=15, database=None)
-    for case in cases[:2]:
-        assert suite.run_case(case, settings).examples >= 15
+    alone, relevance = cases[:2]
+    assert suite.run_case(alone, settings).examples >= 15
+    assert relevance.name == suite.RELEVANCE_CASE
+    assert "DiceChanged" in suite.run_case(relevance).found  # a lost round costs more dice
 
 
 def test_its_golden_scenario_holds(package: Path, plugin: types.ModuleType) -> None:
@@ -129,7 +132,7 @@ def test_its_own_tests_pass(package: Path, pytester: pytest.Pytester) -> None:
         """
     )
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-k", "not with", "-q")
-    result.assert_outcomes(passed=5)
+    result.assert_outcomes(passed=6)
 
 
 def test_its_python_is_lint_clean(package: Path) -> None:
@@ -172,8 +175,10 @@ def test_in_a_uv_workspace_it_says_how_to_add_the_package(
     monkeypatch.chdir(tmp_path)
     main(["new-variant", "ones2"])
     out = capsys.readouterr().out
-    assert out.startswith("created plugins/ones2/ (distribution liarsdice-ones2, variant ones2):")
-    assert "next: add liarsdice-ones2 to the dependencies and [tool.uv.sources]" in out
+    assert out.startswith(
+        "created plugins/ones2/ (distribution liarsdice-rules-ones2, variant ones2):"
+    )
+    assert "next: add liarsdice-rules-ones2 to the dependencies and [tool.uv.sources]" in out
     assert (tmp_path / "plugins/ones2/liarsdice_ones2.py").is_file()
 
 

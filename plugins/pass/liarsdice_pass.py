@@ -9,6 +9,9 @@ doubts. ``pass.limit``: ``player`` (each player passes at most once a round) or 
 a round for the whole table). ``pass.min_dice``: the fewest dice a player must hold to pass (a
 single die always "shows one face").
 
+A pass is a turn without a bid: a round takes up to one more turn per pass allowed in it (the
+number of players with ``pass.limit=player``, 1 with ``round``; ``liarsdice_game_limit``).
+
 Public state: ``{"pending": passer or None, "passed": [players who passed this round]}``, reset at
 every round start. Private state, for the passer only: ``{"honest": bool}`` — whether their dice
 were all alike when they passed, which settles a doubt (and stays right if dice are rerolled later).
@@ -19,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from liarsdice import (
+    GameLimit,
     GameState,
     Notice,
     Options,
@@ -149,6 +153,13 @@ def liarsdice_resolve_call(
         losers=(loser,),
         winners=(winner,),
     )
+
+
+@hookimpl
+def liarsdice_game_limit(players: int, options: Options) -> GameLimit:
+    if options["pass.limit"] == "player":
+        return GameLimit(extra_turns=players, why="each player may pass once a round")
+    return GameLimit(extra_turns=1, why="one pass a round")
 
 
 @hookimpl

@@ -6,6 +6,11 @@ is bullets / chambers, so a full cylinder is certain death. A hit eliminates the
 dice leave with them. A timeout loads every remaining chamber and fires. With ``dice-loss`` also in
 play, a lost round costs a die *and* a pull (seed 000's "lose a die per lost round").
 
+A player's ``chambers - initial_bullets + 1``-th lost round loads every chamber, so each player
+survives at most ``chambers - initial_bullets`` lost rounds, and a game in which every round has a
+loser lasts at most ``players x (chambers - initial_bullets + 1) - 1`` rounds
+(``liarsdice_game_limit``).
+
 Plugin state: ``{"bullets": {player: n}}``. Pulls draw from the rigged stream ``"trigger"``
 (``"click"`` or ``"bang"``) when a scenario rigs it.
 """
@@ -17,6 +22,7 @@ from random import Random
 
 from liarsdice import (
     Eliminated,
+    GameLimit,
     GameState,
     Notice,
     Options,
@@ -106,6 +112,23 @@ def liarsdice_settle(
                 Eliminated(loser, f"shot by the revolver ({after} of {chambers} loaded)")
             )
     return effects
+
+
+@hookimpl
+def liarsdice_game_limit(players: int, options: Options) -> GameLimit:
+    lives = options["revolver.chambers"] - options["revolver.initial_bullets"] + 1
+    return GameLimit(
+        rounds=players * lives - 1,
+        why=(
+            f"a player's {_ordinal(lives)} lost round loads all {options['revolver.chambers']} "
+            f"chambers, {players} x {lives} - 1"
+        ),
+    )
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 @hookimpl

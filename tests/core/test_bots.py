@@ -129,7 +129,7 @@ def test_bots_play_whole_games_under_every_preset(preset: str) -> None:
         assert any(isinstance(a, CallAction) for a in actions)
 
 
-OPENERS = [name for name in VARIANTS if installed()[name].distribution == "liarsdice-openers"]
+OPENERS = [name for name in VARIANTS if installed()[name].distribution == "liarsdice-rules-openers"]
 SHAPING = [name for name in VARIANTS if name not in OPENERS]
 
 

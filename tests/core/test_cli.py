@@ -26,8 +26,8 @@ def test_variants_lists_each_plugin_with_its_distribution(runner: CliRunner) -> 
     lines = result.output.splitlines()
     assert len(lines) == len(installed())
     rows = {line.split()[0]: line.split()[1] for line in lines}
-    assert rows["standard"] == "liarsdice"
-    assert rows["dice-loss"] == "liarsdice-dice-loss"
+    assert rows["standard"] == "liarsdice-rules"
+    assert rows["dice-loss"] == "liarsdice-rules-dice-loss"
     assert any("gives up one die" in line for line in lines if line.startswith("dice-loss "))
 
 

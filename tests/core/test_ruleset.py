@@ -27,8 +27,8 @@ from liarsdice.ruleset import BASELINE, broken, find_variant, installed
 def test_installed_finds_the_baseline_and_dice_loss_through_entry_points() -> None:
     found = installed()
     assert list(found) == sorted(found)
-    assert found["standard"].distribution == "liarsdice"
-    assert found["dice-loss"].distribution == "liarsdice-dice-loss"
+    assert found["standard"].distribution == "liarsdice-rules"
+    assert found["dice-loss"].distribution == "liarsdice-rules-dice-loss"
     assert found["standard"].info.economics is False
     assert found["dice-loss"].info.economics is True
     assert "standard.wild_ones" in [o.key for o in found["standard"].options]

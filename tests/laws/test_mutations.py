@@ -118,16 +118,15 @@ def sound_game(players: int = 3, dice: int = 2, seed: int = 1) -> PlayedGame:
 @pytest.mark.parametrize(
     "rank",
     [
-        lambda bid: 0,
-        lambda bid: bid.quantity,
-        lambda bid: "ones" if bid.face == 1 else (bid.quantity, bid.face),
+        lambda bid: (0,),
+        lambda bid: (bid.quantity,),
         lambda bid: (
             (bid.quantity, -bid.face if bid.quantity % 2 else bid.face)
             if bid.quantity < 3
-            else random.random()
+            else (random.random(),)
         ),
     ],
-    ids=["constant", "ties", "incomparable", "non-deterministic"],
+    ids=["constant", "ties", "non-deterministic"],
 )
 def test_a_broken_rank_breaks_the_order_law(
     broken: Callable[..., Ruleset], rank: Callable[[Bid], Any]
@@ -141,6 +140,21 @@ def test_a_broken_rank_breaks_the_order_law(
         check_ruleset(rules)
     assert raised.value.law == laws.ORDER
     assert "bad-rank" in str(raised.value) and "rank" in str(raised.value)
+
+
+def test_a_rank_out_of_contract_is_reported_by_the_law_naming_plugin_and_hook(
+    broken: Callable[..., Ruleset],
+) -> None:
+    @hookimpl
+    def liarsdice_bid_rank(bid: Bid) -> Any:
+        return "ones" if bid.face == 1 else (bid.quantity, bid.face)
+
+    rules = broken("bad-rank", liarsdice_bid_rank)
+    with pytest.raises(LawViolation) as raised:
+        check_ruleset(rules)
+    message = str(raised.value)
+    assert raised.value.law == "bid_order" and "BadHookResult" in message
+    assert "bad-rank's liarsdice_bid_rank returned 'ones'" in message
 
 
 # --- challenges -----------------------------------------------------------------------------------

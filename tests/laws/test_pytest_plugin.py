@@ -65,7 +65,7 @@ def test_one_line_collects_alone_each_compatible_partner_and_any_combination(
     )
     lines = result.stdout.lines
     laws = "test_variant.py::liarsdice_laws[ones-locking]::"
-    assert f"{laws}alone" in lines
+    assert f"{laws}alone" in lines and f"{laws}does-something" in lines
     assert f"{laws}with[calza]" in lines and f"{laws}with[revolver]" in lines
     assert f"{laws}any-combination" in lines
     # ones-locking conflicts with aces-switch: no such pair.
@@ -81,7 +81,7 @@ def test_a_module_attribute_asks_too_and_the_laws_pass(pytester: pytest.Pytester
 
 def test_a_broken_variant_fails_with_the_law_and_a_shrunk_game(pytester: pytest.Pytester) -> None:
     result = run(pytester, BROKEN)
-    result.assert_outcomes(failed=1)
+    result.assert_outcomes(failed=1, passed=1)  # it breaks a law, and it does change rulings
     result.stdout.fnmatch_lines(
         [
             "*liarsdice laws for unfair*",
@@ -92,6 +92,57 @@ def test_a_broken_variant_fails_with_the_law_and_a_shrunk_game(pytester: pytest.
         ]
     )
     assert "Traceback" not in result.stdout.str()
+
+
+OWN_LAW = """
+import pytest
+from liarsdice.testing.laws import LawViolation
+from liarsdice.testing.driver import timeline, show_move
+
+CHECKED = []
+
+
+def nobody_bids_six_sixes(rules, steps):
+    \"\"\"A law of this plugin's own: no bid of six sixes, ever (false on purpose).\"\"\"
+    CHECKED.append(rules)
+    for step in timeline(steps):
+        bid = getattr(step.action, "bid", None)
+        if bid is not None and bid.quantity >= 2:
+            raise LawViolation("nobody bids two of anything", rules, show_move(step.action))
+
+
+pytestmark = pytest.mark.liarsdice_variant("dice-loss", combine=False, laws=[nobody_bids_six_sixes])
+
+
+def test_the_own_law_ran():
+    assert CHECKED
+"""
+
+
+def test_a_plugin_adds_laws_of_its_own(pytester: pytest.Pytester) -> None:
+    result = run(pytester, OWN_LAW, "-p", "no:randomly")
+    result.assert_outcomes(failed=1, passed=2)
+    result.stdout.fnmatch_lines(
+        ["*liarsdice laws for dice-loss (alone)*", "*law violated: nobody bids two of anything*"]
+    )
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_extra_laws_must_be_functions(pytester: pytest.Pytester) -> None:
+    source = "import pytest\npytestmark = pytest.mark.liarsdice_variant('dice-loss', laws=[1])\n"
+    result = run(pytester, source)
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*liarsdice_variant(laws=...) takes law functions*"])
+
+
+def test_several_unpackaged_plugins_install_together(pytester: pytest.Pytester) -> None:
+    source = BROKEN.replace(
+        'pytestmark = pytest.mark.liarsdice_variant("unfair", plugin=Unfair, combine=False)',
+        'pytestmark = pytest.mark.liarsdice_variant("unfair", plugins={"unfair": Unfair, '
+        '"unfair-too": Unfair}, combine=False)',
+    )
+    result = run(pytester, source, "--collect-only", "-q")
+    assert "test_variant.py::liarsdice_laws[unfair]::alone" in result.stdout.lines
 
 
 def test_a_conftest_can_ask(pytester: pytest.Pytester) -> None:

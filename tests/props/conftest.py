@@ -26,6 +26,15 @@ def _props(reports: list[Any]) -> list[dict[str, Any]]:
     return found
 
 
+def _workers(reports: list[Any]) -> int:
+    """How many pytest-xdist workers sent ``reports`` (1 without xdist)."""
+    gateways = {
+        getattr(getattr(getattr(report, "node", None), "gateway", None), "id", None)
+        for report in reports
+    }
+    return max(len(gateways - {None}), 1)
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     stats = terminalreporter.stats
     passed = _props(stats.get("passed", []))
@@ -66,7 +75,24 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             f"values a combination refuses (never valid there): {', '.join(refused)} "
             f"in {len(unreachable)} (combination, value) pairs"
         )
-    write(f"wall time: {time.monotonic() - STARTED:.0f} s")
+    wall = time.monotonic() - STARTED
+    games = hypothesis_examples + row_examples
+    busy = sum(run["seconds"] for run in runs)
+    workers = _workers(stats.get("passed", []) + stats.get("failed", []))
+    per_game = busy / games if games else 0.0
+    write(
+        f"wall time: {wall:.0f} s on {workers} worker{'s' if workers != 1 else ''} "
+        f"({busy:.0f} s of checking, {max(wall - busy / workers, 0):.0f} s of start-up and "
+        f"collection)"
+    )
+    write(f"cost: {1000 * per_game:.1f} ms per game per worker")
+    examples = int(os.environ.get("LIARSDICE_PROPS_EXAMPLES") or EXAMPLES)
+    for more, cores in ((examples, workers), (examples * 5, workers), (examples, 4 * workers)):
+        scaled = len(runs) * more + row_examples
+        write(
+            f"  at {more} examples per combination on {cores} workers: {scaled} games, about "
+            f"{scaled * per_game / cores / 60:.0f} min of checking"
+        )
 
 
 EXAMPLES = 20

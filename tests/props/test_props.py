@@ -8,6 +8,7 @@ Run by ``tox -e props`` (collected only with ``LIARSDICE_PROPS=1``; see conftest
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +25,7 @@ def test_every_law_holds(
     props_examples: int,
     record_property: Callable[[str, Any], None],
 ) -> None:
+    started = time.perf_counter()
     name = "+".join(combination)
     case = suite.LawCase(name, "exactly", combination, combination)
     settings = suite.hypothesis_settings(
@@ -50,3 +52,4 @@ def test_every_law_holds(
     record_property("values", sorted(run.values, key=repr))
     record_property("domains", domains)
     record_property("unreachable", unreachable)
+    record_property("seconds", time.perf_counter() - started)

@@ -6,7 +6,7 @@ specified in :mod:`liarsdice.hookspecs`.
 """
 
 from liarsdice.chance import RiggedRandom, rigged
-from liarsdice.errors import IllegalAction, PluginError, RulesetError
+from liarsdice.errors import BadHookResult, HookFailed, IllegalAction, PluginError, RulesetError
 from liarsdice.events import (
     DiceChanged,
     DiceRerolled,
@@ -18,6 +18,7 @@ from liarsdice.events import (
 )
 from liarsdice.game import Game
 from liarsdice.hookspecs import hookimpl, hookspec
+from liarsdice.limits import GameLimit, StuckGame
 from liarsdice.models import (
     Bid,
     BidAction,
@@ -34,6 +35,7 @@ from liarsdice.options import CallRegistry, OptionRegistry, Options, VariantInfo
 from liarsdice.ruleset import Ruleset
 
 __all__ = [
+    "BadHookResult",
     "Bid",
     "BidAction",
     "CallAction",
@@ -43,7 +45,9 @@ __all__ = [
     "DiceShown",
     "Eliminated",
     "Game",
+    "GameLimit",
     "GameState",
+    "HookFailed",
     "IllegalAction",
     "Notice",
     "OptionRegistry",
@@ -59,6 +63,7 @@ __all__ = [
     "RoundState",
     "Ruleset",
     "RulesetError",
+    "StuckGame",
     "TimeoutAction",
     "VariantInfo",
     "hookimpl",

@@ -1,7 +1,8 @@
 """The ``liarsdice`` command: list variants, print rules, adjudicate scenarios, simulate games.
 
 Bad input (an unreadable file, an unknown variant, a bad option) prints one line on stderr and
-exits with status 2.
+exits with status 2. So does a stuck ruleset: a game of ``simulate`` or ``tournament`` that reaches
+the ruleset's move limit without a winner is stopped there (:class:`~liarsdice.limits.StuckGame`).
 """
 
 from __future__ import annotations
@@ -20,12 +21,15 @@ from liarsdice import scaffold, scenario
 from liarsdice import tournament as tournament_module
 from liarsdice.bots import make_bot
 from liarsdice.errors import PluginError, RulesetError
+from liarsdice.limits import StuckGame
 from liarsdice.models import FACE_NAMES, Bid
 from liarsdice.ruleset import Ruleset, broken, installed
 from liarsdice.ruleset import presets as installed_presets
 from liarsdice.simulate import simulate as run_simulation
 
 EXIT_BAD_INPUT = 2
+EXIT_STUCK = 2
+"""A game passed the ruleset's move limit: the ruleset is bad input too, found by playing it."""
 
 
 def _show(value: object) -> str:
@@ -366,8 +370,8 @@ def new_variant(name: str, parent: str) -> None:
     else:
         here = folder if folder.is_absolute() or folder.parts[0] == ".." else f"./{folder}"
         click.echo(
-            f"next: install it beside liarsdice (pip install -e '{here}[test]'), then run pytest "
-            f"in {folder}"
+            f"next: install it beside liarsdice-rules (pip install -e '{here}[test]'), "
+            f"then run pytest in {folder}"
         )
 
 
@@ -381,11 +385,14 @@ def main(argv: Sequence[str] | None = None) -> Any:
         sys.exit(1)
     except click.ClickException as error:
         _fail(error.format_message())
+    except StuckGame as error:
+        _fail(str(error), EXIT_STUCK)
     except (RulesetError, PluginError, scenario.ScenarioError, scaffold.ScaffoldError) as error:
         _fail(str(error))
 
 
-def _fail(message: str) -> NoReturn:
-    """Print ``message`` as one line on stderr (pluggy's messages span several) and exit 2."""
+def _fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:
+    """Print ``message`` as one line on stderr (pluggy's messages span several) and exit with
+    ``status`` (2)."""
     click.echo(f"liarsdice: {' '.join(message.split())}", err=True)
-    sys.exit(EXIT_BAD_INPUT)
+    sys.exit(status)

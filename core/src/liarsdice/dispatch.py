@@ -2,19 +2,41 @@
 
 A ruleset's plugins never change after it is built, so each hook's implementations are resolved
 once, in pluggy's calling order (the variants in precedence order, the baseline last), into a plain
-Python callable with the options bound. Calls then skip pluggy's per-call bookkeeping. A hook with
-a wrapper implementation falls back to pluggy. Results are the same as ``pm.hook.<name>(...)``
-(the effect hooks pair each answer with the plugin that gave it); a test checks that they agree.
+Python function with the options bound. Calls then skip pluggy's per-call bookkeeping. A hook with
+a wrapper implementation falls back to pluggy. Answers within contract are the same as
+``pm.hook.<name>(...)`` gives (the effect hooks pair each answer with the plugin that gave it); a
+test checks that they agree.
+
+Every answer is checked against its hook's contract (:data:`CONTRACTS`, after the docstrings of
+:mod:`liarsdice.hookspecs`) on its way out: a plugin whose implementation raises is reported as
+:class:`~liarsdice.errors.HookFailed`, one whose answer has the wrong type (or names a seat that is
+not at the table) as :class:`~liarsdice.errors.BadHookResult`; both name the plugin and the hook.
+The checks are written into the generated function of each hook, so a good answer costs a type
+test or two.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from random import Random
+from types import TracebackType
 from typing import Any
 
 import pluggy
 
+from liarsdice.contracts import (
+    ALL_FACES,
+    CONTRACTS,
+    EFFECT_CLASSES,
+    PASS_THROUGH,
+    Contract,
+    bad,
+    check_answer,
+    failed,
+    good_ruling,
+    seated,
+    shown,
+)
 from liarsdice.events import Effect
 from liarsdice.models import Bid, GameState, Payload, RankKey, Resolution
 from liarsdice.options import Options
@@ -25,87 +47,152 @@ EFFECT_HOOKS = frozenset({"settle", "round_started", "bid_made", "call_made"})
 """Collect-all hooks whose answers are effects: their results come as ``(plugin, effects)``."""
 
 WRAPPED = "(a wrapper)"
-"""The plugin name given to effects that came through a wrapper (pluggy merges them)."""
+"""The plugin name given to answers that came through a wrapper (pluggy merges them)."""
+
+# --- generated dispatch ---------------------------------------------------------------------------
 
 
-def _bind(impl: pluggy.HookImpl, call_args: Sequence[str], options: Options) -> _Call:
-    """``impl.function`` as a callable taking ``call_args`` positionally, with ``options`` bound."""
-    if list(impl.argnames) == list(call_args):
-        return impl.function
-    # The names come from the function's own signature (pluggy checked them against the spec),
-    # so this builds a lambda such as ``lambda state, face: function(face, options)``.
-    source = f"lambda {', '.join(call_args)}: function({', '.join(impl.argnames)})"
-    bound: _Call = eval(source, {"function": impl.function, "options": options})
-    return bound
+def _fast_check(contract: Contract, slow: str) -> str:
+    """Code that runs ``slow`` (the contract's full check) unless the answer ``_r`` is surely
+    good."""
+    if "{slow}" in contract.fast:  # a block
+        return contract.fast.format(slow=slow)
+    if contract.fast:
+        return f"if not ({contract.fast}):\n    {slow}\n"
+    return f"{slow}\n"
 
 
-def _first_result(functions: list[_Call]) -> _Call:
-    if len(functions) == 1:
-        return functions[0]
-
-    def first(*args: Any) -> Any:
-        for function in functions:
-            result = function(*args)
-            if result is not None:
-                return result
-        return None
-
-    return first
+def _indent(code: str, depth: int) -> str:
+    pad = "    " * depth
+    return "".join(pad + line + "\n" for line in code.splitlines())
 
 
-def _all_results(functions: list[_Call]) -> _Call:
-    if not functions:
-        return lambda *args: []
-    if len(functions) == 1:
-        only = functions[0]
+def _generate(
+    hook: str,
+    impls: list[pluggy.HookImpl],
+    call_args: list[str],
+    options: Options,
+    firstresult: bool,
+    named: bool,
+) -> _Call:
+    """One function asking ``impls`` in order, written out: for each, the call with its own
+    arguments, a ``try`` that names the plugin when it raises (free in Python 3.11 when nothing
+    is raised) and the contract's check of its answer."""
+    contract = CONTRACTS.get(hook)
+    names = [impl.plugin_name for impl in impls]
+    namespace: dict[str, Any] = {
+        "options": options,
+        "ALL_FACES": ALL_FACES,
+        "EFFECT_CLASSES": EFFECT_CLASSES,
+        "_seated": seated,
+        "good_ruling": good_ruling,
+        "_PASS": PASS_THROUGH,
+        "_failed": lambda index, error: failed(names[index], hook, error),
+    }
+    if contract is not None:
 
-        def one(*args: Any) -> list[Any]:
-            result = only(*args)
-            return [] if result is None else [result]
+        def slow(index: int, answer: Any, *needs: Any) -> Any:
+            problem = contract.check(answer, *needs)
+            if problem is not None:
+                raise bad(names[index], hook, problem)
+            return answer
 
-        return one
-    return lambda *args: [r for r in (f(*args) for f in functions) if r is not None]
+        namespace["_slow"] = slow
+    lines = [f"def {hook}({', '.join(call_args)}):"]
+    if not firstresult:
+        lines.append("    _found = []")
+    for index, impl in enumerate(impls):
+        namespace[f"_f{index}"] = impl.function
+        namespace[f"_n{index}"] = impl.plugin_name
+        keep = (
+            "return _r"
+            if firstresult
+            else (f"_found.append((_n{index}, _r))" if named else "_found.append(_r)")
+        )
+        check = ""
+        if contract is not None:
+            needs = "".join(f", {name}" for name in contract.needs)
+            check = _fast_check(contract, f"_r = _slow({index}, _r{needs})")
+        lines += [
+            "    try:",
+            f"        _r = _f{index}({', '.join(impl.argnames)})",
+            "    except _PASS:",
+            "        raise",
+            "    except Exception as _e:",
+            f"        raise _failed({index}, _e) from _e",
+            "    if _r is not None:",
+            _indent(check, 2).rstrip("\n"),
+            f"        {keep}",
+        ]
+    lines.append("    return None" if firstresult else "    return _found")
+    source = "\n".join(line for line in lines if line) + "\n"
+    exec(compile(source, f"<liarsdice dispatch of {hook}>", "exec"), namespace)
+    function: _Call = namespace[hook]
+    return function
 
 
-def _named_results(names: list[str], functions: list[_Call]) -> _Call:
-    pairs = list(zip(names, functions, strict=True))
-    if not pairs:
-        return lambda *args: []
+def _culprit(traceback: TracebackType | None, codes: Mapping[Any, str]) -> str | None:
+    """The plugin whose implementation is the innermost one in ``traceback``."""
+    found = None
+    while traceback is not None:
+        found = codes.get(traceback.tb_frame.f_code, found)
+        traceback = traceback.tb_next
+    return found
 
-    def named(*args: Any) -> list[tuple[str, Any]]:
-        found = []
-        for name, function in pairs:
-            result = function(*args)
-            if result is not None:
-                found.append((name, result))
-        return found
 
-    return named
+def _via_pluggy(
+    hook: str,
+    caller: Any,
+    impls: list[pluggy.HookImpl],
+    call_args: list[str],
+    options: Options,
+    firstresult: bool,
+    named: bool,
+) -> _Call:
+    """Call ``hook`` through pluggy (it has a wrapper), and check the merged answer as if it came
+    from the plugin ``(a wrapper)``; an exception names the plugin it was raised in."""
+    extra = {"options": options} if "options" in caller.spec.argnames else {}
+    codes: dict[Any, str] = {}
+    for impl in impls:
+        function = getattr(impl.function, "__func__", impl.function)
+        code = getattr(function, "__code__", None)
+        if code is not None:
+            codes.setdefault(code, impl.plugin_name)
+    contract = CONTRACTS.get(hook)
+    needs = [call_args.index(name) for name in contract.needs] if contract else []
+
+    def call(*args: Any) -> Any:
+        try:
+            result = caller(**dict(zip(call_args, args, strict=True)), **extra)
+        except PASS_THROUGH:
+            raise
+        except Exception as error:
+            plugin = _culprit(error.__traceback__, codes) or WRAPPED
+            raise failed(plugin, hook, error) from error
+        context = [args[index] for index in needs]
+        if firstresult:
+            return check_answer(WRAPPED, hook, result, *context)
+        if not isinstance(result, list):
+            raise bad(WRAPPED, hook, f"returned {shown(result)}: expected a list of answers")
+        answers = [check_answer(WRAPPED, hook, r, *context) for r in result if r is not None]
+        return [(WRAPPED, answer) for answer in answers] if named else answers
+
+    return call
 
 
 def resolve(pm: pluggy.PluginManager, name: str, options: Options, named: bool = False) -> _Call:
     """A callable for hook ``name`` taking the spec's arguments, ``options`` left out; with
-    ``named``, a collect-all hook's answers come as ``(plugin name, answer)`` pairs."""
+    ``named``, a collect-all hook's answers come as ``(plugin name, answer)`` pairs. Answers are
+    checked against :data:`CONTRACTS`."""
     caller = getattr(pm.hook, name)
-    spec_args = list(caller.spec.argnames)
-    call_args = [arg for arg in spec_args if arg != "options"]
+    call_args = [arg for arg in caller.spec.argnames if arg != "options"]
     firstresult = bool(caller.spec.opts.get("firstresult"))
     impls = list(reversed(caller.get_hookimpls()))
     if any(impl.hookwrapper or impl.wrapper for impl in impls):
-        extra = {"options": options} if "options" in spec_args else {}
-
-        def via_pluggy(*args: Any) -> Any:
-            return caller(**dict(zip(call_args, args, strict=True)), **extra)
-
-        if named:
-            return lambda *args: [(WRAPPED, result) for result in via_pluggy(*args)]
-        return via_pluggy
-    functions = [_bind(impl, call_args, options) for impl in impls]
-    if firstresult:
-        return _first_result(functions)
-    if named:
-        return _named_results([impl.plugin_name for impl in impls], functions)
-    return _all_results(functions)
+        return _via_pluggy(name, caller, impls, call_args, options, firstresult, named)
+    if not impls:
+        return (lambda *args: None) if firstresult else (lambda *args: [])
+    return _generate(name, impls, call_args, options, firstresult, named)
 
 
 Effects = list[tuple[str, Sequence[Effect]]]
@@ -116,7 +203,8 @@ class Hooks:
     """One typed method per game hook; ``options`` are bound, so callers omit them.
 
     Firstresult hooks return the first non-``None`` answer (or ``None``); the others return the
-    list of non-``None`` answers, the effect hooks as ``(plugin, effects)`` pairs.
+    list of non-``None`` answers, the effect hooks as ``(plugin, effects)`` pairs. Every answer has
+    been checked against its hook's contract (:data:`CONTRACTS`).
     """
 
     bid_rank: Callable[[Bid], RankKey]

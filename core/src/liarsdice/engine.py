@@ -13,11 +13,10 @@ import json
 from collections.abc import Mapping, Sequence
 from random import Random
 
-from liarsdice.discovery import call_on
+from liarsdice.contracts import bad, call_one, json_problem, shown
 from liarsdice.dispatch import Effects
 from liarsdice.errors import IllegalAction, PluginError
 from liarsdice.events import (
-    EFFECT_TYPES,
     IN_ROUND_EFFECTS,
     SETTLING_EFFECTS,
     BidMade,
@@ -28,6 +27,8 @@ from liarsdice.events import (
     GameStarted,
     GameWon,
     OpenerChosen,
+    PluginStateSet,
+    PrivateStateSet,
     RoundResolved,
     RoundStarted,
     TimedOut,
@@ -51,6 +52,19 @@ from liarsdice.ruleset import FACES, Ruleset
 Outcome = tuple[GameState, list[Event]]
 
 
+_STATE_SETTERS = (PluginStateSet, PrivateStateSet)
+
+
+class _Misplaced(Exception):
+    """An effect returned by a hook where it may not be."""
+
+
+_SETTLING_ONLY = "dice counts change and players are eliminated only in liarsdice_settle"
+_IN_ROUND_ONLY = (
+    "dice are shown or rerolled and private state is set only while a round is being played"
+)
+
+
 class _Log:
     """Folds events into a state as they are emitted and keeps them in order."""
 
@@ -70,38 +84,46 @@ class _Log:
         than a player holds takes what is there. Outside settling (the flow hooks) dice are in
         play, so effects there may not change dice counts or eliminate anyone; in settling the
         round is over, so they may not show or reroll dice or set private state. A broken effect
-        raises :class:`PluginError` naming the plugin and the hook.
+        raises :class:`~liarsdice.errors.BadHookResult` naming the plugin and the hook (that each
+        answer is a list of effects, dispatch has checked).
         """
+        name = f"liarsdice_{hook}"
         for plugin, batch in answers:
-            where = f"{plugin}'s liarsdice_{hook}"
-            if not isinstance(batch, list | tuple):
-                raise PluginError(f"{where} returned {batch!r}: return a list of effects")
             for effect in batch:
-                if not isinstance(effect, EFFECT_TYPES):
-                    raise PluginError(f"{where} returned {effect!r}, which is not an effect")
-                if isinstance(effect, SETTLING_EFFECTS) and not settling:
-                    raise PluginError(
-                        f"{where} returned {effect!r}: dice counts change and players are "
-                        "eliminated only in liarsdice_settle"
-                    )
-                if isinstance(effect, IN_ROUND_EFFECTS) and settling:
-                    raise PluginError(
-                        f"{where} returned {effect!r}: dice are shown or rerolled and private "
-                        "state is set only while a round is being played"
-                    )
-                if isinstance(effect, SETTLING_EFFECTS):
-                    assert self.state is not None
-                    player = self.state.player(effect.player)
-                    if not player.alive:
-                        continue
-                    if isinstance(effect, DiceChanged) and player.dice + effect.delta < 0:
-                        if player.dice == 0:
-                            continue
-                        effect = DiceChanged(player.name, -player.dice, effect.reason)
                 try:
+                    if isinstance(effect, SETTLING_EFFECTS):
+                        if not settling:
+                            raise _Misplaced(_SETTLING_ONLY)
+                        state = self.state
+                        assert state is not None
+                        player = state.player(effect.player)
+                        if not player.alive:
+                            continue
+                        if effect.__class__ is DiceChanged:
+                            delta = effect.delta
+                            if delta.__class__ is not int:
+                                raise InvalidEvent("a change of dice is a whole number")
+                            if player.dice + delta < 0:
+                                if player.dice == 0:
+                                    continue
+                                effect = DiceChanged(player.name, -player.dice, effect.reason)
+                    elif isinstance(effect, IN_ROUND_EFFECTS) and settling:
+                        raise _Misplaced(_IN_ROUND_ONLY)
+                    if isinstance(effect, _STATE_SETTERS):
+                        problem = json_problem(effect.value)
+                        if problem is not None:
+                            raise InvalidEvent(f"plugin state holds only JSON values: {problem}")
                     self.emit(effect)
+                except _Misplaced as error:
+                    raise bad(plugin, name, f"returned {shown(effect)}: {error}") from None
                 except InvalidEvent as error:
-                    raise PluginError(f"{where} returned {effect!r}: {error}") from error
+                    raise bad(plugin, name, f"returned {shown(effect)}: {error}") from error
+                except KeyError as error:  # from state.player
+                    problem = f"{error.args[0]!r} is not at the table"
+                    raise bad(plugin, name, f"returned {shown(effect)}: {problem}") from error
+                except Exception as error:  # a field of the wrong type, say
+                    problem = f"{type(error).__name__}: {error}"
+                    raise bad(plugin, name, f"returned {shown(effect)}: {problem}") from error
 
     def outcome(self) -> Outcome:
         assert self.state is not None
@@ -128,7 +150,7 @@ def new_game(
     if first_opener is None:
         first_opener = rules.hooks.first_opener(state, rng)
         if first_opener is None:
-            raise PluginError("no plugin chose the first opener")
+            raise PluginError("no plugin chose the first opener", hook="liarsdice_first_opener")
     if first_opener not in players:
         raise ValueError(f"first opener {first_opener!r} is not at the table")
     log.emit(OpenerChosen(first_opener))
@@ -303,7 +325,7 @@ def payload_choices(rules: Ruleset, state: GameState, action: Action) -> dict[st
         return {}
     found: dict[str, list[JSON]] = {}
     for plugin in sorted(readers):
-        answer = call_on(
+        answer = call_one(  # checked: a list of JSON values, or None
             plugin,
             rules.pm,
             "liarsdice_payload_choices",
@@ -326,15 +348,15 @@ def count_matching(rules: Ruleset, state: GameState, face: int) -> int:
 
 def _pass_turn(rules: Ruleset, log: _Log, player: str) -> None:
     """Give the turn to whoever ``liarsdice_next_turn`` names after ``player`` (a
-    :class:`TurnPassed`, unless the turn is already there)."""
+    :class:`TurnPassed`, unless the turn is already there). Dispatch has checked that the player
+    named is alive."""
     state = log.state
     assert state is not None and state.round is not None
     named = rules.hooks.next_turn(state, player)
-    if named == state.round.turn:
-        return
-    if not isinstance(named, str) or not any(p.name == named and p.alive for p in state.players):
-        raise PluginError(f"liarsdice_next_turn named {named!r}, who is not a living player")
-    log.emit(TurnPassed(named))
+    if named is None:
+        raise PluginError("no plugin named the player on turn", hook="liarsdice_next_turn")
+    if named != state.round.turn:
+        log.emit(TurnPassed(named))
 
 
 def step(rules: Ruleset, state: GameState, action: Action, rng: Random) -> Outcome:
@@ -368,7 +390,9 @@ def step(rules: Ruleset, state: GameState, action: Action, rng: Random) -> Outco
         count = count_matching(rules, state, state.round.current_bid.face)
         resolution = rules.hooks.resolve_call(state, action.player, action.kind, count)
         if resolution is None:
-            raise PluginError(f"no plugin resolves call {action.kind!r}")
+            raise PluginError(
+                f"no plugin resolves call {action.kind!r}", hook="liarsdice_resolve_call"
+            )
         return _end_round(rules, log, resolution, rng)
     if isinstance(action, TimeoutAction):
         problem = _turn_problem(state, action.player)
@@ -378,7 +402,7 @@ def step(rules: Ruleset, state: GameState, action: Action, rng: Random) -> Outco
         log.emit(TimedOut(action.player))
         resolution = rules.hooks.timeout(state, action.player)
         if resolution is None:
-            raise PluginError("no plugin rules on a timeout")
+            raise PluginError("no plugin rules on a timeout", hook="liarsdice_timeout")
         return _end_round(rules, log, resolution, rng)
     raise IllegalAction([f"not an action: {action!r}"])
 
@@ -394,10 +418,12 @@ def _end_round(rules: Ruleset, log: _Log, resolution: Resolution, rng: Random) -
     if len(alive) == 1:
         log.emit(GameWon(alive[0]))
     elif not alive:
-        raise PluginError(f"the effects of {resolution.call} left nobody alive")
+        raise PluginError(
+            f"the effects of {resolution.call} left nobody alive", hook="liarsdice_settle"
+        )
     else:
         named = rules.hooks.next_opener(state, resolution)
         if named is None:
-            raise PluginError("no plugin chose the next opener")
+            raise PluginError("no plugin chose the next opener", hook="liarsdice_next_opener")
         log.emit(OpenerChosen(state.next_alive(named, include_self=True)))
     return log.outcome()

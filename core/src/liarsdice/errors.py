@@ -36,7 +36,36 @@ class NoEconomics(RulesetError):
 
 
 class PluginError(RuntimeError):
-    """A plugin failed to load or broke a hook contract; the message names the plugin."""
+    """A plugin failed to load or broke a hook contract; the message names the plugin.
+
+    ``plugin`` and ``hook`` name the culprit when the engine knows them (``None`` otherwise):
+    ``plugin`` is ``"(a wrapper)"`` when the answer came through a hook wrapper.
+    """
+
+    def __init__(self, message: str, *, plugin: str | None = None, hook: str | None = None):
+        super().__init__(message)
+        self.plugin = plugin
+        self.hook = hook
+
+    def __reduce__(self) -> tuple[object, ...]:  # keep the attributes through pickling
+        return (_rebuild, (type(self), str(self), self.plugin, self.hook))
+
+
+def _rebuild(
+    cls: type[PluginError], message: str, plugin: str | None, hook: str | None
+) -> PluginError:
+    return cls(message, plugin=plugin, hook=hook)
+
+
+class HookFailed(PluginError):
+    """A plugin's hook implementation raised an exception (chained as ``__cause__``): "revolver's
+    liarsdice_settle raised KeyError: 'Zed'"."""
+
+
+class BadHookResult(PluginError):
+    """A plugin's hook implementation returned an answer that breaks the hook's contract (a wrong
+    type, a seat that is not at the table, a misplaced effect): the message shows the answer and
+    what was expected."""
 
 
 class IllegalAction(ValueError):

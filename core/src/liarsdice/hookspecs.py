@@ -31,6 +31,7 @@ from random import Random
 import pluggy
 
 from liarsdice.events import Effect
+from liarsdice.limits import GameLimit
 from liarsdice.models import JSON, Action, Bid, GameState, Payload, RankKey, Resolution
 from liarsdice.options import CallRegistry, OptionRegistry, Options, VariantInfo
 from liarsdice.presets import PresetRegistry
@@ -205,6 +206,22 @@ def liarsdice_timeout(state: GameState, player: str, options: Options) -> Resolu
 
     The baseline rules it a lost round for ``player`` (call ``"timeout"``, no reveal). Stops at
     the first non-``None`` result.
+    """
+
+
+@hookspec
+def liarsdice_game_limit(players: int, dice_per_player: int, options: Options) -> GameLimit | None:
+    """How long this plugin lets a game at a table of ``players`` x ``dice_per_player`` last, or
+    ``None`` if it does not change that.
+
+    An economics plugin states the most rounds a game can last (``GameLimit(rounds=...)``:
+    ``dice-loss`` answers ``players * dice_per_player - 1``, since every lost round costs a die);
+    a plugin that lengthens games says by how much (``rounds_factor``, ``extra_rounds``), and one
+    that adds turns to a round without a bid says how many (``extra_turns``). The ruleset takes
+    the largest ``rounds`` (:data:`~liarsdice.limits.DEFAULT_ROUNDS` if nobody states one),
+    multiplies and adds the rest, and allows rounds x (the bid ladder + 1 + extra turns) moves
+    (:meth:`liarsdice.Ruleset.move_limit`); a game with no winner by then is stuck, and the law
+    "every game ends within the ruleset's move limit" fails. Called on each plugin separately.
     """
 
 

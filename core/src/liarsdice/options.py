@@ -155,6 +155,9 @@ class VariantInfo:
       and/or call kinds.
     - ``economics``: true for a plugin that makes a lost round cost something (every ruleset needs
       one).
+    - ``presentation``: true for a plugin that only presents (rules text, public facts,
+      narration) and changes no legal move or ruling; the rule-law kit's "does something" law
+      then leaves it alone.
     """
 
     title: str
@@ -167,6 +170,7 @@ class VariantInfo:
     after: tuple[str, ...] = attrs.field(default=(), converter=_names)
     option_defaults: Mapping[str, JSON] = attrs.field(factory=dict, converter=dict)
     payloads: tuple[str, ...] = attrs.field(default=(), converter=_names)
+    presentation: bool = False
 
 
 Options = Mapping[str, JSON]

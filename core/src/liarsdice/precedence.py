@@ -23,6 +23,7 @@ PER_PLUGIN_HOOKS = frozenset(
         "liarsdice_register_presets",
         "liarsdice_describe",
         "liarsdice_payload_choices",
+        "liarsdice_game_limit",
     }
 )
 """Hooks called on each plugin on its own, never through a chain: a wrapper there never runs."""

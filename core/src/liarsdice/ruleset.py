@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from liarsdice import precedence, rulespage
+from liarsdice.contracts import call_one
 from liarsdice.discovery import (
     BASELINE,
     GROUP,
@@ -37,6 +38,7 @@ from liarsdice.errors import (
     UnknownOption,
     UnknownVariant,
 )
+from liarsdice.limits import MoveLimit, combine
 from liarsdice.models import FACE_NAMES, JSON, Bid, GameState, RankKey, opening_state
 from liarsdice.options import Option
 from liarsdice.presets import Preset
@@ -203,6 +205,7 @@ class Ruleset:
             self.pm.register(by_name[name].plugin, name=name)
         self.hooks = Hooks(self.pm, self.options, baseline.name)
         self._ladders: dict[tuple[int, frozenset[int]], tuple[list[RankKey], list[Bid]]] = {}
+        self._limits: dict[tuple[int, int], MoveLimit] = {}
         # When no face_allowed implementation reads the state or the player, its answers never
         # change: ask once now instead of on every turn.
         fixed = not self.hooks.reads["face_allowed"] & {"state", "player"}
@@ -243,9 +246,20 @@ class Ruleset:
         if problem is not None and not isinstance(problem, NoEconomics):
             raise problem
         rules = cls(chosen, resolved, chosen_preset, option_defaults(chosen, options or {}))
-        objections = rules.pm.hook.liarsdice_combination_problem(
-            variants=rules.names, options=rules.options
-        )
+        objections = [
+            answer
+            for name in (*rules.order, BASELINE)
+            if (
+                answer := call_one(
+                    name,
+                    rules.pm,
+                    "liarsdice_combination_problem",
+                    variants=rules.names,
+                    options=rules.options,
+                )
+            )
+            is not None
+        ]
         if objections:
             raise Conflict("; ".join(objections))
         if problem is not None:
@@ -293,6 +307,33 @@ class Ruleset:
             )
             self._ladders[key] = ([rank(bid) for bid in bids], bids)
         return self._ladders[key]
+
+    def move_limit(self, players: int, dice_per_player: int) -> MoveLimit:
+        """The most moves (accepted bids, calls and timeouts) a game of these rules may take at a
+        table of ``players`` x ``dice_per_player``, and how that number follows from the plugins'
+        ``liarsdice_game_limit`` answers (see :mod:`liarsdice.limits`). A game with no winner
+        after ``move_limit(...).moves`` moves is stuck."""
+        if players < 1 or dice_per_player < 1:
+            raise ValueError(f"no table of {players} players x {dice_per_player} dice")
+        key = (players, dice_per_player)
+        if key not in self._limits:
+            answers = [
+                (
+                    name,
+                    call_one(
+                        name,
+                        self.pm,
+                        "liarsdice_game_limit",
+                        players=players,
+                        dice_per_player=dice_per_player,
+                        options=self.options,
+                    ),
+                )
+                for name in (*self.order, BASELINE)
+            ]
+            ladder = len(self.ladder(players * dice_per_player)[1])
+            self._limits[key] = combine(players, dice_per_player, ladder, answers)
+        return self._limits[key]
 
     def bids_above(self, bid: Bid | None, dice_in_play: int) -> list[Bid]:
         """Bids of the ladder that rank above ``bid`` (all of them when ``bid`` is None)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from liarsdice.discovery import call_on
+from liarsdice.contracts import call_one
 from liarsdice.models import FACE_NAMES, JSON
 from liarsdice.rulestext import TOPICS, RulesText
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 def text_of(rules: Ruleset, name: str) -> RulesText:
     """What plugin ``name`` says about ``rules`` (an empty text if it says nothing)."""
-    answer = call_on(name, rules.pm, "liarsdice_describe", options=rules.options)
+    answer = call_one(name, rules.pm, "liarsdice_describe", options=rules.options)
     if answer is None:
         return RulesText()
     return answer if isinstance(answer, RulesText) else RulesText(text=str(answer))

@@ -5,8 +5,8 @@ made) and gives what ``plugins/dice_loss`` has: a ``pyproject.toml`` with the en
 module with a working rule (the loser gives up one die) and its rules text, a README, a golden
 scenario with its ruling, unit tests, and a one-line test module that runs the rule laws through
 the pytest plugin. Placeholders are ``string.Template`` names: ``$name`` (the variant name,
-``heavy-loss``), ``$module`` (``heavy_loss``), ``$distribution`` (``liarsdice-heavy-loss``) and
-``$title`` (``Heavy loss``).
+``heavy-loss``), ``$module`` (``heavy_loss``), ``$distribution`` (``liarsdice-rules-heavy-loss``)
+and ``$title`` (``Heavy loss``).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def placeholders(name: str) -> dict[str, str]:
     return {
         "name": name,
         "module": module,
-        "distribution": f"liarsdice-{name}",
+        "distribution": f"liarsdice-rules-{name}",
         "title": name.replace("-", " ").capitalize(),
     }
 

@@ -1,4 +1,9 @@
-"""Whole games played by the random policy, for smoke tests, laws and throughput figures."""
+"""Whole games played by the random policy, for smoke tests, laws and throughput figures.
+
+A game that reaches its ruleset's move limit (:meth:`~liarsdice.Ruleset.move_limit`) without a
+winner is stopped there and raises :class:`~liarsdice.limits.StuckGame`: simulating a ruleset that
+cannot finish a game never hangs.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from typing import TypeVar
 import attrs
 
 from liarsdice import engine
+from liarsdice.limits import StuckGame
 from liarsdice.models import Action, BidAction, CallAction, GameState
 from liarsdice.ruleset import Ruleset
 
@@ -73,12 +79,19 @@ def play_game(
     dice_per_player: int = 5,
     policy: Callable[[Ruleset, GameState, Random], Action] = random_action,
 ) -> GameRecord:
-    """Play one full game with ``policy`` for every seat."""
+    """Play one full game with ``policy`` for every seat.
+
+    Raises :class:`~liarsdice.limits.StuckGame` when the game has no winner after the most moves
+    the ruleset allows at this table.
+    """
+    limit = rules.move_limit(len(players), dice_per_player)
     state, _ = engine.new_game(rules, players, rng, dice_per_player=dice_per_player)
     actions = 0
     while not state.over:
         state, _ = engine.start_round(rules, state, rng)
         while not state.round.over:  # type: ignore[union-attr]
+            if actions == limit.moves:
+                raise StuckGame(repr(rules), limit)
             state, _ = engine.step(rules, state, policy(rules, state, rng), rng)
             actions += 1
     assert state.winner is not None and state.round is not None
@@ -106,14 +119,21 @@ def simulate(
     dice_per_player: int = 5,
     progress: Callable[[int], None] | None = None,
 ) -> SimulationReport:
-    """Play ``games`` games of ``players`` random-policy seats from one ``Random(seed)``."""
+    """Play ``games`` games of ``players`` random-policy seats from one ``Random(seed)``.
+
+    A game that reaches the ruleset's move limit without a winner raises
+    :class:`~liarsdice.limits.StuckGame` saying which game it was.
+    """
     names = [f"seat{i}" for i in range(1, players + 1)]
     rng = Random(seed)
     wins = dict.fromkeys(names, 0)
     rounds = actions = 0
     started = time.perf_counter()
-    for _ in range(games):
-        record = play_game(rules, names, rng, dice_per_player=dice_per_player)
+    for game in range(games):
+        try:
+            record = play_game(rules, names, rng, dice_per_player=dice_per_player)
+        except StuckGame as stuck:
+            raise stuck.during(f"game {game + 1} of {games}, seed {seed}") from None
         wins[record.winner] += 1
         rounds += record.rounds
         actions += record.actions

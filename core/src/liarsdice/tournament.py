@@ -6,6 +6,9 @@ Each bot sees only its own :class:`~liarsdice.views.PlayerView`. Dice and revolv
 from ``Random(seed)``; every bot gets its own ``Random`` derived from the seed, the game and the
 seat, so a tournament is reproducible.
 
+A game that reaches its ruleset's move limit (:meth:`~liarsdice.Ruleset.move_limit`) without a
+winner is stopped there and raises :class:`~liarsdice.limits.StuckGame`.
+
 The report gives, per bot kind, the wins, the win rate per seat with a 95% Wilson interval, the
 share a kind would win by chance (its seats / the seats at the table), and the mean and median time
 of one ``decide`` call — over the whole tournament, and at the full table (every die still in
@@ -26,6 +29,7 @@ import attrs
 from liarsdice import engine
 from liarsdice.bots import Bot, make_bot
 from liarsdice.errors import IllegalAction
+from liarsdice.limits import StuckGame
 from liarsdice.models import GameState
 from liarsdice.ruleset import Ruleset
 from liarsdice.views import player_view
@@ -112,15 +116,22 @@ def play_game(
     """Play one game with ``seating`` (player name, bot) in seat order; return the winner's name
     and the final state.
 
-    ``clock(name, seconds, dice_in_play)`` is told how long each ``decide`` call took.
+    ``clock(name, seconds, dice_in_play)`` is told how long each ``decide`` call took. Raises
+    :class:`~liarsdice.limits.StuckGame` when the game has no winner after the most moves the
+    ruleset allows at this table.
     """
     names = [name for name, _ in seating]
     bots = dict(seating)
+    limit = rules.move_limit(len(names), dice_per_player)
     state, _ = engine.new_game(rules, names, rng, dice_per_player=dice_per_player)
     timer = time.perf_counter
+    moves = 0
     while not state.over:
         state, _ = engine.start_round(rules, state, rng)
         while state.round is not None and not state.round.over:
+            if moves == limit.moves:
+                raise StuckGame(repr(rules), limit)
+            moves += 1
             player = state.round.turn
             view = player_view(rules, state, player)
             started = timer()
@@ -167,7 +178,11 @@ def run(
     dice_per_player: int = 5,
     progress: Callable[[int], None] | None = None,
 ) -> TournamentReport:
-    """Play ``games`` games, one seat per entry of ``kinds`` (a kind may repeat), seats rotating."""
+    """Play ``games`` games, one seat per entry of ``kinds`` (a kind may repeat), seats rotating.
+
+    A game that reaches the ruleset's move limit without a winner raises
+    :class:`~liarsdice.limits.StuckGame` saying which game it was.
+    """
     if len(kinds) < 2:
         raise ValueError("a tournament needs at least 2 bots")
     if games < 1:
@@ -189,7 +204,12 @@ def run(
             seating.append((name, make_bot(kind, rules, bot_rng)))
             kind_of[name] = kind
         clock = functools.partial(_record, times, full, kind_of, n * dice_per_player)
-        winner, state = play_game(rules, seating, rng, dice_per_player=dice_per_player, clock=clock)
+        try:
+            winner, state = play_game(
+                rules, seating, rng, dice_per_player=dice_per_player, clock=clock
+            )
+        except StuckGame as stuck:
+            raise stuck.during(f"game {game + 1} of {games}, seed {seed}") from None
         wins[kind_of[winner]] += 1
         assert state.round is not None
         rounds += state.round.number

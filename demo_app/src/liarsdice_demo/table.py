@@ -12,6 +12,11 @@ bid or a call are offered only to that seat, on its turn.
 Deferred work (bot turns, the turn clock, the pause after a reveal, saving a finished game) runs
 on the hub's scheduler; each job carries the generation number it was scheduled for and does
 nothing if the table has moved on since.
+
+A game that reaches its ruleset's move limit (:meth:`liarsdice.Ruleset.move_limit`) without a
+winner is stopped: the table's status becomes ``stopped``, every connection gets a ``stopped``
+message saying why (repeated as ``table.stopped`` in every state), nothing is saved or rated and
+no rematch is offered. Bots and the clock cannot keep a table of rules that never finish busy.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from liarsdice.bots import make_bot
 from liarsdice.errors import IllegalAction
 from liarsdice.events import Eliminated, Event, GameWon, RoundResolved
 from liarsdice.game import Game
+from liarsdice.limits import MoveLimit
 from liarsdice.models import (
     NO_PAYLOAD,
     Action,
@@ -105,6 +111,10 @@ class TableSession:
         self._eliminated: list[tuple[str, int]] = []
         self._resolutions = 0
         self._bot_due: float | None = None
+        self._moves = 0
+        self._limit: MoveLimit | None = None
+        self.stopped: str | None = None
+        """Why the game was stopped without a winner (status ``stopped``), else ``None``."""
         self.timing: list[float] = []
         """Stamps of actions (monotonic) waiting for their broadcast: for the load benchmark."""
 
@@ -280,6 +290,8 @@ class TableSession:
             self._new_game()
 
     def _rematch(self, seat: Seat) -> None:
+        if self.status == "stopped":
+            raise TableError("this table's rules could not finish a game: open a new table")
         if self.status != "over":
             raise TableError("a rematch is offered once the game is over")
         seat.rematch = True
@@ -298,6 +310,9 @@ class TableSession:
             if seat is not None:
                 seat.rematch = False
         self.game = Game(self.config.rules, names, dice_per_player=self.config.dice_per_player)
+        self._limit = self.config.rules.move_limit(len(names), self.config.dice_per_player)
+        self._moves = 0
+        self.stopped = None
         self.status = "playing"
         self.game_id = None
         self.ratings = None
@@ -319,6 +334,7 @@ class TableSession:
             face = before.round.current_bid.face
             matching = sorted(self.config.rules.hooks.matching_faces(before, face))
         events = game.act(action)
+        self._moves += 1
         self._narrate(events)
         self.timing.append(stamp)
         for event in events:
@@ -330,6 +346,8 @@ class TableSession:
                 self._eliminated.append((event.player, self._resolutions))
         if game.over:
             self._finish(events)
+        elif self._limit is not None and self._moves >= self._limit.moves:
+            self._stop(self._limit)
         elif game.state.round is not None and game.state.round.over:
             self._gen += 1
             self._deadline = None
@@ -427,6 +445,20 @@ class TableSession:
         self.hub.scheduler.submit(lambda: self._save(record))
         self._broadcast()
 
+    def _stop(self, limit: MoveLimit) -> None:
+        """End a game that reached the ruleset's move limit without a winner: it is not saved."""
+        self.status = "stopped"
+        self._gen += 1
+        self._deadline = None
+        saved = "saved or rated" if self.config.rated else "saved"
+        self.stopped = (
+            f"This table's rules could not finish the game: it was stopped with no winner after "
+            f"{self._moves} moves, the most they allow {limit.explain()}. The game is not {saved}."
+        )
+        self._log.append(f"The game is stopped: no winner after {self._moves} moves.")
+        self._send_all(message("stopped", reason=self.stopped, moves=self._moves))
+        self._broadcast()
+
     def _places(self, winner: str) -> dict[str, int]:
         """Places by order of elimination: 1 for the winner; players out on the same call share."""
         places = {winner: 1}
@@ -474,6 +506,7 @@ class TableSession:
             "remaining": remaining,
             "game_id": self.game_id,
             "ratings": self.ratings,
+            "stopped": self.stopped,
         }
 
     def _state_for(self, seat: Seat | None) -> dict[str, Any]:

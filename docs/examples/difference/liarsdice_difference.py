@@ -11,7 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from liarsdice import DiceChanged, OptionRegistry, Options, Resolution, VariantInfo, hookimpl
+from liarsdice import (
+    DiceChanged,
+    GameLimit,
+    OptionRegistry,
+    Options,
+    Resolution,
+    VariantInfo,
+    hookimpl,
+)
 from liarsdice.events import Effect
 
 NAME = "difference"
@@ -50,6 +58,14 @@ def liarsdice_settle(resolution: Resolution, options: Options) -> Sequence[Effec
     lost = dice_lost(resolution, options["difference.cap"])
     reason = f"lost the round by {lost}"
     return [DiceChanged(loser, -lost, reason) for loser in resolution.losers]
+
+
+@hookimpl
+def liarsdice_game_limit(players: int, dice_per_player: int) -> GameLimit:
+    return GameLimit(
+        rounds=players * dice_per_player - 1,
+        why=f"a lost round costs at least a die, {players * dice_per_player} dice - 1",
+    )
 
 
 @hookimpl

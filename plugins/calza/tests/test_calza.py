@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any
 
 import pytest
 
+import liarsdice_calza as calza
 from liarsdice import DiceChanged, Game, IllegalAction, Notice, RiggedRandom, Ruleset, engine
 from liarsdice.views import public_facts
 
@@ -389,3 +391,38 @@ def test_rules_text_follows_the_options() -> None:
     )
     assert "any turn after the opening bid" in pays
     assert "exact" in pays and "either direction" in pays
+
+
+# --- how long a game can last -------------------------------------------------------------------
+
+
+def test_regain_die_stretches_the_rounds_and_table_pays_does_not() -> None:
+    limit = rules().move_limit(3, 2)  # dice-loss: 5 rounds
+    assert limit.rounds == 5 * calza.ROUNDS_FACTOR + calza.EXTRA_ROUNDS == 215
+    assert "calza x 3 + 200: a successful exact call costs nobody anything" in limit.rounds_why
+    assert rules(reward="table-pays").move_limit(3, 2).rounds == 5
+
+
+def _at_least(trials: int, successes: int, p: float) -> float:
+    """P(Binomial(trials, p) >= successes)."""
+    total = 0.0
+    for k in range(successes, trials + 1):
+        term = math.exp(
+            math.lgamma(trials + 1)
+            - math.lgamma(k + 1)
+            - math.lgamma(trials - k + 1)
+            + k * math.log(p)
+            + (trials - k) * math.log(1 - p)
+        )
+        total += term
+        if term < 1e-30:
+            break
+    return total
+
+
+def test_the_declared_stretch_leaves_a_real_game_a_negligible_chance_to_pass_it() -> None:
+    """The module docstring's bound: with at most 1/4 of rounds ending in a successful exact call,
+    more than 3B + 200 rounds needs B + 101 of them among the first 3B + 200."""
+    for base in [*range(1, 200), *range(200, 2001, 100)]:
+        rounds = calza.ROUNDS_FACTOR * base + calza.EXTRA_ROUNDS
+        assert _at_least(rounds, (rounds - base + 2) // 2, 0.25) < 1e-12, base

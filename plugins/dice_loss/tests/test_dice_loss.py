@@ -7,10 +7,11 @@ from random import Random
 import pytest
 
 import liarsdice_dice_loss as dice_loss
-from liarsdice import DiceChanged, Eliminated, Game, Resolution, Ruleset
+from liarsdice import DiceChanged, Eliminated, Game, GameLimit, Resolution, Ruleset
 from liarsdice.events import GameWon, OpenerChosen
 from liarsdice.models import Bid
 from liarsdice.ruleset import installed
+from liarsdice.simulate import play_game
 
 
 def ruling(*losers: str) -> Resolution:
@@ -25,7 +26,7 @@ def rules() -> Ruleset:
 def test_it_is_installed_through_its_entry_point() -> None:
     variant = installed()["dice-loss"]
     assert variant.plugin is dice_loss
-    assert variant.distribution == "liarsdice-dice-loss"
+    assert variant.distribution == "liarsdice-rules-dice-loss"
     assert variant.options == () and variant.calls == ()
 
 
@@ -89,3 +90,17 @@ def test_its_rules_text_is_on_the_rules_page(rules: Ruleset) -> None:
     page = rules.describe()
     section = page[page.index("## Dice loss") :]
     assert "one die" in section
+
+
+def test_a_game_lasts_at_most_every_die_but_one_rounds(rules: Ruleset) -> None:
+    """Each lost round takes a die and the winner keeps one: players x dice - 1 rounds."""
+    assert dice_loss.liarsdice_game_limit(3, 2) == GameLimit(
+        rounds=5, why="a lost round costs a die, 6 dice - 1"
+    )
+    limit = rules.move_limit(4, 3)
+    assert (limit.rounds, limit.turns) == (11, 6 * 12 + 1)
+    rng = Random(4)
+    longest = max(
+        play_game(rules, ["a", "b", "c", "d"], rng, dice_per_player=3).rounds for _ in range(100)
+    )
+    assert longest == 11  # without calza or timeouts every round costs exactly one die

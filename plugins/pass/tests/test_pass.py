@@ -107,7 +107,7 @@ def resolution(game: Game) -> Resolution:
 def test_it_registers_pass_which_goes_on_and_doubt_which_ends_the_round() -> None:
     variant = installed()["pass"]
     assert variant.plugin is liarsdice_pass
-    assert variant.distribution == "liarsdice-pass"
+    assert variant.distribution == "liarsdice-rules-pass"
     kinds = {call.name: call.ends_round for call in variant.calls}
     assert kinds == {"pass": False, "doubt": True}
     assert {"challenge", "pass", "doubt"} <= set(rules().calls)
@@ -373,3 +373,12 @@ def test_golden_scenario(path: Path) -> None:
     expected = json.loads(path.with_suffix(".out.json").read_text(encoding="utf-8"))
     assert "pass" in json.loads(path.read_text(encoding="utf-8"))["variants"]
     assert scenario.run(scenario.load(path)) == expected
+
+
+@pytest.mark.parametrize(("limit", "extra"), [("player", 3), ("round", 1)])
+def test_each_pass_allowed_in_a_round_is_one_more_turn_in_the_move_limit(
+    limit: str, extra: int
+) -> None:
+    moves = rules(limit=limit).move_limit(3, 2)
+    assert moves.turns == 6 * 6 + 1 + extra
+    assert f"pass {extra}: " in moves.turns_why

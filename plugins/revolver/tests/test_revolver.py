@@ -22,7 +22,7 @@ from liarsdice import (
     engine,
 )
 from liarsdice.errors import BadOptionValue, Conflict
-from liarsdice.simulate import random_action
+from liarsdice.simulate import play_game, random_action
 from liarsdice.views import public_facts
 
 PLAYERS = ["Ann", "Ben", "Cid"]
@@ -348,3 +348,20 @@ def test_rules_text_states_the_configured_numbers() -> None:
     assert "Timeouts" in custom and "every remaining chamber" in custom
     assert "Chambers in the cylinder: **8** (`revolver.chambers`)" in custom
     assert "first lost round: **3** (`revolver.initial_bullets`)" in custom
+
+
+@pytest.mark.parametrize(("chambers", "initial", "lives"), [(6, 1, 6), (6, 6, 1), (4, 2, 3)])
+def test_a_game_lasts_at_most_every_life_but_one_rounds(
+    chambers: int, initial: int, lives: int
+) -> None:
+    """A player's (chambers - initial + 1)-th lost round loads every chamber: the winner survives
+    at most one loss fewer, so a game lasts at most players x lives - 1 rounds."""
+    ruleset = rules(chambers=chambers, initial_bullets=initial)
+    limit = ruleset.move_limit(3, 2)
+    assert limit.rounds == 3 * lives - 1
+    assert f"lost round loads all {chambers} chambers, 3 x {lives} - 1" in limit.rounds_why
+    rng = Random(lives)
+    longest = max(play_game(ruleset, PLAYERS, rng, dice_per_player=2).rounds for _ in range(200))
+    assert longest <= limit.rounds
+    if lives == 1:
+        assert longest == 2  # the first loss kills: one player goes a round

@@ -99,7 +99,7 @@ def challenged(game: Game) -> tuple[int | None, tuple[str, ...]]:
 def test_it_is_installed_and_conflicts_with_the_ones_variants() -> None:
     variant = installed()["wild-sixes"]
     assert variant.plugin is liarsdice_wild_sixes
-    assert variant.distribution == "liarsdice-wild-sixes"
+    assert variant.distribution == "liarsdice-rules-wild-sixes"
     assert variant.info.conflicts == ("aces-switch", "ones-locking")
     assert variant.info.option_defaults == {"standard.wild_ones": False}
 

@@ -10,8 +10,8 @@ A plugin author gets the laws with one line in a test module (the pytest plugin 
   :func:`check_ruleset` and :func:`check_game` run them all.
 - :mod:`liarsdice.testing.driver` — :func:`play_game` records every transition of a game.
 - :mod:`liarsdice.testing.strategies` — Hypothesis strategies (rulesets, bids, rolls, tables,
-  whole games). Needs ``hypothesis`` (``pip install 'liarsdice[testing]'``), which this package
-  does not import until asked.
+  whole games). Needs ``hypothesis`` (``pip install 'liarsdice-rules[testing]'``), which this
+  package does not import until asked.
 - :mod:`liarsdice.testing.suite` — which combinations to check (:func:`~.suite.law_cases`,
   :func:`~.suite.valid_combinations`, :func:`~.suite.option_rows`) and running the laws on them.
 - :mod:`liarsdice.testing.plugins` — :func:`extra_variants` installs unpackaged plugins for a test.

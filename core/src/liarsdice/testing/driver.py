@@ -10,6 +10,11 @@ comes from ``Random(seed)``, so a recorded game can be replayed exactly.
 The record is a list of :class:`Step` objects: the state before, what was tried, the events, the
 state after, and — for a refused action — the reasons. Nothing here judges the game: the laws in
 :mod:`liarsdice.testing.laws` do.
+
+A game is played until it has a winner, or until it has taken the most moves its ruleset allows
+at its table (:meth:`~liarsdice.Ruleset.move_limit`): then it is *stuck*, and the law "every game
+ends within the ruleset's move limit" fails on it. A caller may give a smaller budget of moves
+(the game then comes out *incomplete*, which is no fault of the rules).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import attrs
 from liarsdice import engine
 from liarsdice.errors import IllegalAction
 from liarsdice.events import Event
+from liarsdice.limits import MoveLimit
 from liarsdice.models import (
     Action,
     Bid,
@@ -63,7 +69,15 @@ class StartRound:
         return "start round"
 
 
-Move = Action | NewGame | StartRound
+@attrs.frozen
+class ListMoves:
+    """A step that asks the engine for the legal moves (recorded only when that raised)."""
+
+    def __str__(self) -> str:
+        return "list the legal moves"
+
+
+Move = Action | NewGame | StartRound | ListMoves
 
 #: What the driver meant by a step: a move it believed legal, a timeout, an action it built to be
 #: illegal, or the setup moves (new game, start round).
@@ -113,12 +127,34 @@ def timeline(steps: Sequence[Step]) -> Iterator[Step]:
     return (step for step in steps if step.accepted and step.intent != ILLEGAL)
 
 
+def is_move(step: Step) -> bool:
+    """True for a step that counts toward the move limit: an accepted bid, call or timeout that
+    was not an illegal attempt."""
+    return (
+        step.accepted
+        and step.intent != ILLEGAL
+        and isinstance(step.action, BidAction | CallAction | TimeoutAction)
+    )
+
+
 @attrs.frozen
 class PlayedGame:
-    """A recorded game: its ruleset and its steps. ``repr`` is compact, for falsifying examples."""
+    """A recorded game: its ruleset, its steps and the ruleset's move limit for its table
+    (``None`` when the game never started). ``repr`` is compact, for falsifying examples."""
 
     rules: Ruleset = attrs.field(eq=False)
     steps: tuple[Step, ...]
+    limit: MoveLimit | None = attrs.field(default=None, eq=False, repr=False)
+
+    @property
+    def moves(self) -> int:
+        """The moves played: accepted bids, calls and timeouts (not illegal attempts)."""
+        return sum(1 for step in self.steps if is_move(step))
+
+    @property
+    def stuck(self) -> bool:
+        """True when the game was stopped at the ruleset's move limit without a winner."""
+        return self.limit is not None and not self.complete and self.moves >= self.limit.moves
 
     @property
     def final(self) -> GameState | None:
@@ -291,7 +327,10 @@ def _error(error: BaseException) -> str:
 
 
 def _try_illegal(rules: Ruleset, state: GameState, choose: Chooser, rng: Random) -> Step:
-    candidates = illegal_actions(rules, state)
+    try:
+        candidates = illegal_actions(rules, state)
+    except Exception as error:
+        return Step(state, ListMoves(), SETUP, error=_error(error))
     action = candidates[choose(len(candidates))]
     snapshot = dumps(state)
     try:
@@ -329,7 +368,8 @@ def play_game(
     seed: int,
     choose: Chooser,
     *,
-    max_moves: int = 600,
+    max_moves: int | None = None,
+    max_illegal: int | None = None,
     weights: tuple[int, int, int] = (12, 1, 2),
 ) -> PlayedGame:
     """Play one game and record it.
@@ -338,8 +378,14 @@ def play_game(
     the move: the legal moves are the legal calls followed by the legal bids, lowest first, so
     index 0 — where shrinking goes — is a call whenever one is allowed. When plugins offer payloads
     for the move (``engine.payload_choices``), one more choice picks none (index 0) or one of them.
-    An illegal attempt does not use up the turn. The game stops at a winner, at the first engine
-    error or dead end, or after ``max_moves`` moves (then it is incomplete).
+    An illegal attempt does not use up the turn.
+
+    The game stops at a winner, at the first engine error or dead end, or when it has played
+    ``max_moves`` moves (accepted bids, calls and timeouts; default and at most: the ruleset's
+    move limit for this table, ``PlayedGame.limit``). Stopped at the ruleset's limit with no
+    winner, it is ``stuck``; stopped by a smaller ``max_moves``, it is only incomplete. Illegal
+    attempts do not count as moves; at most ``max_illegal`` are made (default: as many as the
+    moves allowed), after which the illegal mode plays a legal move instead.
     """
     rng = Random(seed)
     start = NewGame(tuple(players), dice_per_player, seed)
@@ -347,17 +393,26 @@ def play_game(
         state, events = engine.new_game(rules, players, rng, dice_per_player=dice_per_player)
     except Exception as error:
         return PlayedGame(rules, (Step(None, start, SETUP, error=_error(error)),))
+    limit = rules.move_limit(len(players), dice_per_player)
+    budget = limit.moves if max_moves is None else min(max_moves, limit.moves)
+    illegal_budget = budget if max_illegal is None else max_illegal
     steps = [Step(None, start, SETUP, tuple(events), state)]
     legal_weight, timeout_weight, illegal_weight = weights
     modes = legal_weight + timeout_weight + illegal_weight
-    moves = 0
-    while moves < max_moves:
-        moves += 1
+    moves = illegal = 0
+    while True:
         round_ = state.round
         if state.over or round_ is None or round_.over:
-            if illegal_weight and choose(modes) >= legal_weight + timeout_weight:
+            if (
+                illegal_weight
+                and choose(modes) >= legal_weight + timeout_weight
+                and illegal < illegal_budget
+            ):
+                illegal += 1
                 steps.append(_try_illegal(rules, state, choose, rng))
-            if state.over:
+                if isinstance(steps[-1].action, ListMoves):
+                    break
+            if state.over or moves >= budget:
                 break
             try:
                 after, events = engine.start_round(rules, state, rng)
@@ -367,23 +422,35 @@ def play_game(
             steps.append(Step(state, StartRound(), SETUP, tuple(events), after))
             state = after
             continue
+        if moves >= budget:
+            break
         mode = choose(modes)
         if mode >= legal_weight + timeout_weight:
-            steps.append(_try_illegal(rules, state, choose, rng))
-            continue
+            if illegal < illegal_budget:
+                illegal += 1
+                steps.append(_try_illegal(rules, state, choose, rng))
+                if isinstance(steps[-1].action, ListMoves):
+                    break
+                continue
+            mode = 0  # no illegal attempts left: a legal move instead
         turn = round_.turn
         action: Action
         if mode >= legal_weight:
             action, intent = TimeoutAction(turn), TIMEOUT
         else:
-            options: list[Action] = [
-                CallAction(turn, kind) for kind in engine.legal_calls(rules, state, turn)
-            ]
-            options += [BidAction(turn, bid) for bid in engine.legal_bids(rules, state, turn)]
-            if not options:
-                steps.append(Step(state, None, LEGAL, error=f"{turn} has no legal move"))
+            try:
+                options: list[Action] = [
+                    CallAction(turn, kind) for kind in engine.legal_calls(rules, state, turn)
+                ]
+                options += [BidAction(turn, bid) for bid in engine.legal_bids(rules, state, turn)]
+                if not options:
+                    steps.append(Step(state, None, LEGAL, error=f"{turn} has no legal move"))
+                    break
+                action, intent = _with_payload(rules, state, options[choose(len(options))], choose)
+            except Exception as error:
+                steps.append(Step(state, ListMoves(), SETUP, error=_error(error)))
                 break
-            action, intent = _with_payload(rules, state, options[choose(len(options))], choose)
+        moves += 1
         try:
             after, events = engine.step(rules, state, action, rng)
         except IllegalAction as refused:
@@ -394,4 +461,4 @@ def play_game(
             break
         steps.append(Step(state, action, intent, tuple(events), after))
         state = after
-    return PlayedGame(rules, tuple(steps))
+    return PlayedGame(rules, tuple(steps), limit)

@@ -81,6 +81,7 @@ SAME_SEED = "the same seed and moves give the same game"
 APPLY = "legal moves apply without error"
 ONE_RULER = "each call is ruled on by one variant, or by variants in a declared order"
 TEXT_ORDER = "variants that change one clause of the rules page are in a declared order"
+GAMES_END = "every game ends within the ruleset's move limit"
 
 
 class LawViolation(AssertionError):
@@ -200,9 +201,21 @@ RULESET_LAWS: tuple[RulesetLaw, ...] = (bid_order, rules_text_is_ordered)
 
 
 def check_ruleset(rules: Ruleset, laws: Iterable[RulesetLaw] = RULESET_LAWS) -> None:
-    """Run every ruleset law on ``rules``; raises the first :class:`LawViolation`."""
+    """Run every ruleset law on ``rules``; raises the first :class:`LawViolation` (a law that
+    raises anything else, such as a plugin's hook failing, is reported as that law's violation)."""
     for law in laws:
-        law(rules)
+        try:
+            law(rules)
+        except LawViolation:
+            raise
+        except Exception as error:
+            raise _crashed(law, rules, error) from error
+
+
+def _crashed(law: Callable[..., None], rules: Ruleset, error: Exception) -> LawViolation:
+    """The violation reported when checking ``law`` raised ``error`` (the message names the plugin
+    and the hook when a hook failed or answered out of contract)."""
+    return LawViolation(law.__name__, rules, f"checking it raised {type(error).__name__}: {error}")
 
 
 # --- game laws -----------------------------------------------------------------------------------
@@ -787,7 +800,8 @@ def same_seed_same_game(rules: Ruleset, steps: Sequence[Step]) -> None:
                 assert state is not None
                 state, events = engine.start_round(rules, state, rng)
             else:
-                assert state is not None and step.action is not None
+                assert state is not None
+                assert isinstance(step.action, BidAction | CallAction | TimeoutAction)
                 state, events = engine.step(rules, state, step.action, rng)
         except Exception as error:
             raise LawViolation(
@@ -866,6 +880,33 @@ bullets_never_decrease = public_fact_law("bullets", maximum=_chambers)
 """Bullets never decrease and never exceed the chambers (vacuous without a revolver)."""
 
 
+def games_end(rules: Ruleset, steps: Sequence[Step]) -> None:
+    """A game has a winner by the time it has played the most moves its ruleset allows at its
+    table (:meth:`~liarsdice.Ruleset.move_limit`: rounds x turns a round, from the plugins'
+    ``liarsdice_game_limit``), counting accepted bids, calls and timeouts, not illegal attempts.
+    A game the driver cut short before the limit proves nothing either way."""
+    played = list(timeline(steps))
+    if not played or not isinstance(played[0].action, NewGame):
+        return
+    start = played[0].action
+    limit = rules.move_limit(len(start.players), start.dice_per_player)
+    moves = 0
+    for step in played:
+        if not isinstance(step.action, BidAction | CallAction | TimeoutAction):
+            continue
+        moves += 1
+        assert step.after is not None
+        if moves >= limit.moves and not step.after.over:
+            raise LawViolation(
+                GAMES_END,
+                rules,
+                f"no winner after {moves} moves, the most the ruleset allows {limit.explain()}; "
+                "a variant undoes what the economics take, or lengthens games without declaring "
+                "it (liarsdice_game_limit)",
+                _at(step),
+            )
+
+
 GAME_LAWS: tuple[GameLaw, ...] = (
     illegal_actions_change_nothing,
     eliminated_players_never_act,
@@ -875,6 +916,7 @@ GAME_LAWS: tuple[GameLaw, ...] = (
     calls_are_ruled_by_one_variant,
     dice_change_only_through_effects,
     game_has_one_winner,
+    games_end,
     replay_rebuilds_state,
     json_round_trip,
     views_hide_dice,
@@ -887,9 +929,15 @@ that a law broken just before a crash is named first)."""
 
 
 def check_game(rules: Ruleset, steps: Sequence[Step], laws: Iterable[GameLaw] = GAME_LAWS) -> None:
-    """Run every game law on a recorded game; raises the first :class:`LawViolation`."""
+    """Run every game law on a recorded game; raises the first :class:`LawViolation` (a law that
+    raises anything else is reported as that law's violation)."""
     for law in laws:
-        law(rules, steps)
+        try:
+            law(rules, steps)
+        except LawViolation:
+            raise
+        except Exception as error:
+            raise _crashed(law, rules, error) from error
 
 
 __all__ = [
@@ -907,6 +955,7 @@ __all__ = [
     "dice_change_only_through_effects",
     "eliminated_players_never_act",
     "game_has_one_winner",
+    "games_end",
     "illegal_actions_change_nothing",
     "json_round_trip",
     "legal_enumeration_agrees",

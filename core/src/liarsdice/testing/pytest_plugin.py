@@ -14,18 +14,27 @@ test item per case of :func:`liarsdice.testing.suite.law_cases`:
 
 - ``alone``: the variant with the baseline (plus its requirements, and an economics plugin such as
   ``dice-loss`` when it has none of its own);
+- ``does-something``: the variant changes at least one legal move or ruling, found by a seeded
+  search over games (:mod:`liarsdice.testing.relevance`);
 - ``with[other]``: with each installed variant that ``Ruleset.build`` accepts beside it;
 - ``any-combination``: within any valid combination of the installed variants.
 
 Each item draws whole games with Hypothesis, option values drawn from their declarations, and
-checks every rule law; a failure shows the :class:`~liarsdice.testing.laws.LawViolation` (the
-law, the ruleset, a small example) and Hypothesis's shrunk game. The Hypothesis profile comes
-from ``$HYPOTHESIS_PROFILE`` (``fast`` by default, ``thorough`` for long runs). The marker takes
-several names, ``combine=False`` (only ``alone``), and ``plugin=module`` to check a plugin that has
-no entry point yet (installed for the test with :func:`liarsdice.testing.plugins.extra_variants`).
+checks every rule law; a failure shows one message: the
+:class:`~liarsdice.testing.laws.LawViolation` (the law, the ruleset, a small example, and the
+plugin and hook when a hook raised or answered out of contract) and Hypothesis's shrunk game. The
+Hypothesis profile comes from ``$HYPOTHESIS_PROFILE`` (``fast`` by default, ``thorough`` for long
+runs). The marker takes several names and these keywords:
 
-The laws need Hypothesis: ``pip install 'liarsdice[testing]'``. This module imports neither
-Hypothesis nor the engine until a module asks for the laws.
+- ``combine=False``: only ``alone`` and ``does-something``;
+- ``laws=[...]``: game laws of the plugin's own, ``law(rules, steps)`` raising ``LawViolation``,
+  checked on every game beside the shipped laws (``ruleset_laws=[...]``: ``law(rules)``);
+- ``plugin=module``: check a plugin that has no entry point yet, installed for the test with
+  :func:`liarsdice.testing.plugins.extra_variants` (``plugins={"name": module, ...}`` installs
+  several).
+
+The laws need Hypothesis: ``pip install 'liarsdice-rules[testing]'``. This module imports
+neither Hypothesis nor the engine until a module asks for the laws.
 """
 
 from __future__ import annotations
@@ -47,9 +56,23 @@ MARKER = "liarsdice_variant"
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        f"{MARKER}(*names, combine=True, plugin=None): run the liarsdice rule laws against these "
-        "variants, alone and combined with every compatible installed variant",
+        f"{MARKER}(*names, combine=True, laws=(), ruleset_laws=(), plugin=None, plugins=None): run "
+        "the liarsdice rule laws (and these extra laws) against these variants, alone and "
+        "combined with every compatible installed variant",
     )
+
+
+KEYWORDS = frozenset({"combine", "laws", "ruleset_laws", "plugin", "plugins"})
+
+
+def _laws(collector: pytest.Collector, keyword: str, given: Any) -> tuple[Any, ...]:
+    """The extra laws a marker keyword gives: callables, one or several."""
+    laws = (given,) if callable(given) else tuple(given)
+    if not all(callable(law) for law in laws):
+        raise collector.CollectError(
+            f"{MARKER}({keyword}=...) takes law functions, as in {keyword}=[my_law]; got {given!r}"
+        )
+    return laws
 
 
 def _requests(name: str, obj: Any) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
@@ -79,11 +102,18 @@ def pytest_pycollect_makeitem(
             raise collector.CollectError(
                 f"{MARKER} needs variant names, as in {MARKER}('my-variant'); got {names!r}"
             )
-        unknown = set(options) - {"combine", "plugin"}
+        unknown = set(options) - KEYWORDS
         if unknown:
-            raise collector.CollectError(f"{MARKER}: unknown arguments {sorted(unknown)}")
+            raise collector.CollectError(
+                f"{MARKER}: unknown arguments {sorted(unknown)}; it takes {sorted(KEYWORDS)}"
+            )
         if options.get("plugin") is not None and len(names) != 1:
             raise collector.CollectError(f"{MARKER}(plugin=...) takes exactly one variant name")
+        extras = dict(options.get("plugins") or {})
+        if options.get("plugin") is not None:
+            extras[names[0]] = options["plugin"]
+        laws = _laws(collector, "laws", options.get("laws", ()))
+        ruleset_laws = _laws(collector, "ruleset_laws", options.get("ruleset_laws", ()))
         for variant in names:
             suites.append(
                 LawSuite.from_parent(
@@ -91,7 +121,9 @@ def pytest_pycollect_makeitem(
                     name=f"liarsdice_laws[{variant}]",
                     variant=variant,
                     combine=bool(options.get("combine", True)),
-                    plugin=options.get("plugin"),
+                    extras=extras,
+                    laws=laws,
+                    ruleset_laws=ruleset_laws,
                 )
             )
     return suites or None
@@ -147,39 +179,48 @@ class LawFile(pytest.File):
         if self.problem:
             raise self.CollectError(self.problem)
         return [
-            LawSuite.from_parent(
-                self, name=f"liarsdice_laws[{variant}]", variant=variant, combine=True, plugin=None
-            )
+            LawSuite.from_parent(self, name=f"liarsdice_laws[{variant}]", variant=variant)
             for variant in self.variants
         ]
 
 
 @contextlib.contextmanager
-def _installed(variant: str, plugin: Any) -> Iterator[None]:
-    """With ``plugin``, install it as ``variant`` for the duration; otherwise nothing."""
-    if plugin is None:
+def _installed(extras: dict[str, Any]) -> Iterator[None]:
+    """With ``extras`` (variant name -> plugin), install them for the duration."""
+    if not extras:
         yield
         return
     from liarsdice.testing.plugins import extra_variants
 
-    with extra_variants({variant: plugin}):
+    with extra_variants(extras):
         yield
 
 
 class LawSuite(pytest.Collector):
     """The law checks for one variant: one :class:`LawItem` per case."""
 
-    def __init__(self, *, variant: str, combine: bool, plugin: Any, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *,
+        variant: str,
+        combine: bool = True,
+        extras: dict[str, Any] | None = None,
+        laws: tuple[Any, ...] = (),
+        ruleset_laws: tuple[Any, ...] = (),
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         self.variant = variant
         self.combine = combine
-        self.plugin = plugin
+        self.extras = extras or {}
+        self.laws = laws
+        self.ruleset_laws = ruleset_laws
 
     def collect(self) -> Sequence[LawItem]:
         from liarsdice.errors import PluginError, RulesetError
         from liarsdice.testing.suite import law_cases
 
-        with _installed(self.variant, self.plugin):
+        with _installed(self.extras):
             try:
                 cases = law_cases(self.variant, combine=self.combine)
             except (RulesetError, PluginError) as error:
@@ -203,24 +244,28 @@ class LawItem(pytest.Item):
 
         parent = self.parent
         assert isinstance(parent, LawSuite)
-        with _installed(parent.variant, parent.plugin):
-            run = run_case(self.case)
+        with _installed(parent.extras):
+            run = run_case(self.case, laws=parent.laws, ruleset_laws=parent.ruleset_laws)
         self.examples = run.examples
         self.user_properties.append(("examples", run.examples))
+        if run.found:
+            self.user_properties.append(("difference", run.found))
 
     def repr_failure(
         self,
         excinfo: pytest.ExceptionInfo[BaseException],
         style: Any = None,
     ) -> str | Any:
+        from liarsdice.errors import PluginError, RulesetError
         from liarsdice.testing.laws import LawViolation
-        from liarsdice.testing.suite import MissingHypothesis
+        from liarsdice.testing.suite import KitError, MissingHypothesis
 
+        ours = LawViolation | MissingHypothesis | KitError | PluginError | RulesetError
         error = excinfo.value
         errors = list(error.exceptions) if isinstance(error, BaseExceptionGroup) else [error]
-        if not any(isinstance(e, LawViolation | MissingHypothesis) for e in errors):
+        if not any(isinstance(e, ours) for e in errors):
             return super().repr_failure(excinfo, style=style)
-        parts = [f"liarsdice laws for {self.case.describe()}:"]
+        parts = [f"liarsdice laws for {self.case.describe()} ({self.case.name}):"]
         for each in errors:
             shown = (
                 str(each) if isinstance(each, LawViolation) else f"{type(each).__name__}: {each}"

@@ -17,28 +17,29 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
-from hypothesis import reject
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 from liarsdice.errors import RulesetError
 from liarsdice.models import JSON, Bid
 from liarsdice.options import Option
-from liarsdice.ruleset import (
-    BASELINE,
-    FACES,
-    InstalledVariant,
-    Ruleset,
-    installed,
-)
+from liarsdice.ruleset import BASELINE, FACES, Ruleset, installed
 from liarsdice.testing.driver import PlayedGame, play_game
-from liarsdice.testing.suite import structurally_valid
+from liarsdice.testing.suite import (
+    Fixed,
+    declared_options,
+    playable_options,
+    smallest_combination,
+    structurally_valid,
+    valid_subsets,
+)
 
 SearchStrategy = st.SearchStrategy
 
 MAX_SUBSET_CANDIDATES = 20
-"""Up to this many candidate variants, every valid subset is listed up front (and shrinks to the
-smallest); beyond it, subsets are drawn freely and the invalid ones rejected."""
+"""Up to this many candidate variants, every valid subset is listed up front and one is drawn
+(shrinking to the smallest); beyond it, a subset is grown one variant at a time, each kept only if
+the subset stays valid. Neither way throws a draw away."""
 
 
 # --- rulesets -------------------------------------------------------------------------------------
@@ -60,45 +61,9 @@ def option_values(option: Option) -> SearchStrategy[JSON]:
     return st.just(default)
 
 
-_subset_cache: dict[
-    tuple[tuple[str, ...], tuple[str, ...]], tuple[object, list[tuple[str, ...]]]
-] = {}
 _ruleset_cache: dict[
     tuple[tuple[str, ...], tuple[tuple[str, Any], ...]], tuple[object, Ruleset]
 ] = {}
-
-
-def _subsets(candidates: tuple[str, ...], include: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """Every structurally valid subset of ``candidates`` containing ``include``, smallest first."""
-    variants = installed()
-    cached = _subset_cache.get((candidates, include))
-    if cached is not None and cached[0] is variants:
-        return cached[1]
-    optional = [name for name in candidates if name not in include]
-    found: list[tuple[str, ...]] = []
-
-    def extend(chosen: tuple[str, ...], rest: list[str]) -> None:
-        """Every subset of ``rest`` added to ``chosen``, skipping declared clashes early."""
-        if not rest:
-            if structurally_valid(chosen, variants):
-                found.append(tuple(sorted(chosen)))
-            return
-        first, *others = rest
-        extend(chosen, others)
-        if not any(_clash(variants[first], variants[name]) for name in chosen):
-            extend((*chosen, first), others)
-
-    extend(tuple(include), optional)
-    found.sort(key=lambda names: (len(names), names))
-    _subset_cache[(candidates, include)] = (variants, found)
-    return found
-
-
-def _clash(a: InstalledVariant, b: InstalledVariant) -> bool:
-    """``a`` and ``b`` declare a conflict (by name or capability)."""
-    return any(name == b.name or name in b.info.provides for name in a.info.conflicts) or any(
-        name == a.name or name in a.info.provides for name in b.info.conflicts
-    )
 
 
 def _build(names: tuple[str, ...], options: Mapping[str, Any]) -> Ruleset:
@@ -116,6 +81,48 @@ def _build(names: tuple[str, ...], options: Mapping[str, Any]) -> Ruleset:
 
 
 @st.composite
+def _listed_combination(
+    draw: st.DrawFn, candidates: tuple[str, ...], include: tuple[str, ...], fixed: Fixed
+) -> tuple[str, ...]:
+    """One of the valid subsets, listed up front; a subset that no option values build beside the
+    ``fixed`` ones is passed over for the next one in the list (never thrown away)."""
+    subsets = valid_subsets(candidates, include)
+    start = draw(st.integers(0, len(subsets) - 1)) if subsets else 0
+    for index in range(len(subsets)):
+        names = subsets[(start + index) % len(subsets)]
+        if playable_options(names, fixed) is not None:
+            return names
+    raise InvalidArgument(
+        f"no combination of {list(candidates)} including {list(include)} builds"
+        + (f" with {dict(fixed)}" if fixed else "")
+    )
+
+
+@st.composite
+def _grown_combination(
+    draw: st.DrawFn, candidates: tuple[str, ...], include: tuple[str, ...], fixed: Fixed
+) -> tuple[str, ...]:
+    """A valid subset grown from the smallest one holding ``include``: each other candidate, drawn
+    in or out, joins only if the subset stays structurally valid and buildable."""
+    base = smallest_combination(candidates, include, fixed)
+    chosen = list(base)
+    wanted = [name for name in candidates if name not in base and draw(st.booleans())]
+    grew = True
+    while grew:  # a variant may become addable once what it requires has joined
+        grew = False
+        for name in list(wanted):
+            trial = tuple(sorted((*chosen, name)))
+            if (
+                structurally_valid(trial, installed())
+                and playable_options(trial, fixed) is not None
+            ):
+                chosen.append(name)
+                wanted.remove(name)
+                grew = True
+    return tuple(sorted(chosen))
+
+
+@st.composite
 def _rulesets(
     draw: st.DrawFn,
     variants: Sequence[str] | None,
@@ -127,18 +134,11 @@ def _rulesets(
     unknown = [name for name in (*candidates, *include) if name not in known]
     if unknown:
         raise InvalidArgument(f"unknown variants {unknown}; installed: {', '.join(known)}")
-    if len(candidates) <= MAX_SUBSET_CANDIDATES:
-        subsets = _subsets(candidates, include)
-        if not subsets:
-            raise InvalidArgument(
-                f"no valid combination of {list(candidates)} including {list(include)}"
-            )
-        names = draw(st.sampled_from(subsets))
-    else:
-        extra = draw(st.lists(st.sampled_from(candidates), unique=True))
-        names = tuple(sorted({*include, *extra}))
-        if not structurally_valid(names, known):
-            reject()
+    fixed = tuple(sorted((k, v) for k, v in options.items() if not isinstance(v, SearchStrategy)))
+    combination = (
+        _listed_combination if len(candidates) <= MAX_SUBSET_CANDIDATES else _grown_combination
+    )
+    names = draw(combination(candidates, include, fixed))
     values: dict[str, Any] = {}
     for name in (BASELINE, *names):
         for option in known[name].options:
@@ -147,7 +147,20 @@ def _rulesets(
     try:
         return _build(names, values)
     except RulesetError:
-        reject()
+        pass
+    # The drawn values clash (a plugin's combination_problem refuses them): put drawn options
+    # back to their defaults one at a time, then fall back to values known to build.
+    drawn = [key for key in values if key not in options]
+    defaults = {option.key: option.default for option in declared_options(names)}
+    for key in drawn:
+        values[key] = defaults[key]
+        try:
+            return _build(names, values)
+        except RulesetError:
+            continue
+    fallback = playable_options(names, fixed)
+    assert fallback is not None  # the combination was drawn because it builds
+    return _build(names, {**fallback, **{k: v for k, v in values.items() if k not in drawn}})
 
 
 def rulesets(
@@ -160,8 +173,10 @@ def rulesets(
     that contains ``include``, with every option drawn from its declaration.
 
     ``options`` pins option values (``{"standard.wild_ones": False}``) or gives a strategy for them;
-    options of variants not drawn are ignored. Combinations that ``Ruleset.build`` refuses (for
-    example a conflict that depends on option values) are rejected, so only valid rulesets come out.
+    options of variants not drawn are ignored. Only valid rulesets are drawn, and none is thrown
+    away: combinations come from the valid ones (:func:`~liarsdice.testing.suite.valid_subsets`),
+    and drawn option values that a plugin refuses in that combination are put back to their
+    defaults, one at a time, until ``Ruleset.build`` accepts them.
     """
     return _rulesets(
         None if variants is None else tuple(variants), tuple(sorted(include)), dict(options or {})
@@ -224,7 +239,7 @@ def _games(
     draw: st.DrawFn,
     rules: Ruleset | SearchStrategy[Ruleset],
     table: SearchStrategy[Table],
-    max_moves: int,
+    max_moves: int | None,
     weights: tuple[int, int, int],
 ) -> PlayedGame:
     chosen = draw(rules) if isinstance(rules, SearchStrategy) else rules
@@ -252,7 +267,7 @@ def games(
     rules: Ruleset | SearchStrategy[Ruleset] | None = None,
     *,
     table: SearchStrategy[Table] | None = None,
-    max_moves: int = 600,
+    max_moves: int | None = None,
     weights: tuple[int, int, int] = (12, 1, 2),
 ) -> SearchStrategy[PlayedGame]:
     """Whole recorded games (:class:`~liarsdice.testing.driver.PlayedGame`).
@@ -260,8 +275,9 @@ def games(
     Draws a ruleset (default: :func:`rulesets`), a table (default: 2-4 players with 1-3 dice, so
     games end quickly) and a seed for the engine's RNG, then plays with every choice drawn from
     Hypothesis: at each turn a legal call or bid, now and then a timeout, and now and then an
-    illegal action that must be refused (``weights`` = legal, timeout, illegal). At most
-    ``max_moves`` moves are played; a longer game comes out incomplete.
+    illegal action that must be refused (``weights`` = legal, timeout, illegal). A game runs to
+    the ruleset's move limit for its table (``Ruleset.move_limit``), where it comes out ``stuck``
+    and breaks the law that games end; a smaller ``max_moves`` cuts it short, incomplete.
     """
     return _games(
         rulesets() if rules is None else rules,

@@ -41,7 +41,14 @@ from liarsdice.ruleset import (
 )
 from liarsdice.testing import PROFILE_VARIABLE
 from liarsdice.testing.driver import PlayedGame, RandomChooser, play_game
-from liarsdice.testing.laws import check_game, check_ruleset
+from liarsdice.testing.laws import (
+    GAME_LAWS,
+    RULESET_LAWS,
+    GameLaw,
+    RulesetLaw,
+    check_game,
+    check_ruleset,
+)
 
 if TYPE_CHECKING:
     from hypothesis import settings as Settings
@@ -51,8 +58,18 @@ MAX_OPTION_VALUES = 16
 many (an option with bounds is tried at every value in them)."""
 
 
+RELEVANCE_CASE = "does-something"
+"""The case that checks a variant changes at least one legal move or ruling
+(:mod:`liarsdice.testing.relevance`): a seeded search, not a Hypothesis run."""
+
+
+class KitError(AssertionError):
+    """Hypothesis could not run a case (a failed health check, an unsatisfiable strategy, a flaky
+    law): one message naming the case, what went wrong and what usually causes it."""
+
+
 class MissingHypothesis(ImportError):
-    """The laws need Hypothesis: ``pip install 'liarsdice[testing]'``."""
+    """The laws need Hypothesis: ``pip install 'liarsdice-rules[testing]'``."""
 
 
 @attrs.frozen
@@ -110,6 +127,88 @@ def structurally_valid(names: Iterable[str], known: Mapping[str, InstalledVarian
     """Requirements met, no declared conflict, some economics: the checks that need no options."""
     chosen = [known[BASELINE], *(known[name] for name in set(names) - {BASELINE})]
     return structural_problem(chosen) is None
+
+
+Fixed = tuple[tuple[str, JSON], ...]
+"""Option values pinned by the caller, as sorted ``(key, value)`` pairs."""
+
+_subset_cache: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[object, list[tuple[str, ...]]]]
+_subset_cache = {}
+_options_cache: dict[tuple[tuple[str, ...], Fixed], tuple[object, dict[str, JSON] | None]] = {}
+
+
+def _clash(a: InstalledVariant, b: InstalledVariant) -> bool:
+    """``a`` and ``b`` declare a conflict (by name or capability)."""
+    return any(name == b.name or name in b.info.provides for name in a.info.conflicts) or any(
+        name == a.name or name in a.info.provides for name in b.info.conflicts
+    )
+
+
+def valid_subsets(candidates: Sequence[str], include: Sequence[str]) -> list[tuple[str, ...]]:
+    """Every structurally valid subset of ``candidates`` holding ``include`` (requirements met, no
+    declared conflict, some economics), each sorted, smallest first. Subsets holding a declared
+    clash are never listed, so the search skips them early. Cached per installed plugins."""
+    variants = installed()
+    key = (tuple(sorted(candidates)), tuple(sorted(include)))
+    cached = _subset_cache.get(key)
+    if cached is not None and cached[0] is variants:
+        return cached[1]
+    optional = [name for name in key[0] if name not in include]
+    found: list[tuple[str, ...]] = []
+
+    def extend(chosen: tuple[str, ...], rest: list[str]) -> None:
+        if not rest:
+            if structurally_valid(chosen, variants):
+                found.append(tuple(sorted(chosen)))
+            return
+        first, *others = rest
+        extend(chosen, others)
+        if not any(_clash(variants[first], variants[name]) for name in chosen):
+            extend((*chosen, first), others)
+
+    extend(key[1], optional)
+    found.sort(key=lambda names: (len(names), names))
+    _subset_cache[key] = (variants, found)
+    return found
+
+
+def playable_options(names: Sequence[str], fixed: Fixed = ()) -> dict[str, JSON] | None:
+    """Option values with which ``Ruleset.build`` accepts exactly ``names`` and the ``fixed``
+    values that concern them (the defaults if they build, else the first option row that does),
+    or ``None`` when no values build. Cached per installed plugins."""
+    variants = installed()
+    chosen = tuple(sorted(names))
+    own = {BASELINE, *chosen}
+    relevant = tuple((k, v) for k, v in fixed if k.partition(".")[0] in own)
+    cached = _options_cache.get((chosen, relevant))
+    if cached is not None and cached[0] is variants:
+        return cached[1]
+    found: dict[str, JSON] | None = None
+    if structurally_valid(chosen, variants):
+        for row in [{}, *option_rows(chosen)[0]]:
+            candidate = {**row, **dict(relevant)}
+            if _builds(chosen, candidate):
+                found = candidate
+                break
+    _options_cache[(chosen, relevant)] = (variants, found)
+    return found
+
+
+def smallest_combination(
+    candidates: Sequence[str], include: Sequence[str], fixed: Fixed = ()
+) -> tuple[str, ...]:
+    """The smallest valid, buildable subset of ``candidates`` holding ``include`` (what it requires
+    and an economics plugin if it has none are tried first). Raises :class:`RulesetError`."""
+    known = installed()
+    likely = [name for name in _candidates(include, known) if name in candidates]
+    for pool in (likely, list(candidates)):
+        optional = sorted(set(pool) - set(include))
+        for size in range(len(optional) + 1):
+            for extra in itertools.combinations(optional, size):
+                names = tuple(sorted({*include, *extra}))
+                if playable_options(names, fixed) is not None:
+                    return names
+    raise RulesetError(f"no combination of {list(candidates)} holding {list(include)} builds")
 
 
 def option_domain(option: Option) -> list[JSON]:
@@ -189,12 +288,7 @@ def option_rows(names: Sequence[str]) -> tuple[list[dict[str, JSON]], list[tuple
 
 def buildable(names: Sequence[str]) -> bool:
     """``Ruleset.build`` accepts exactly these variants for some option values."""
-    known = installed()
-    if not structurally_valid(names, known):
-        return False
-    if _builds(names, {}):
-        return True
-    return bool(option_rows(names)[0])
+    return playable_options(names) is not None
 
 
 def valid_combinations(variants: Iterable[str] | None = None) -> list[tuple[str, ...]]:
@@ -233,8 +327,9 @@ def _playable(candidates: Sequence[str], include: Sequence[str]) -> bool:
 
 
 def law_cases(variant: str, *, combine: bool = True) -> list[LawCase]:
-    """The law checks for ``variant``: alone, with each compatible installed variant, and in any
-    valid combination of the installed variants (without ``combine``, only alone).
+    """The law checks for ``variant``: alone, that it does something (:data:`RELEVANCE_CASE`),
+    with each compatible installed variant, and in any valid combination of the installed variants
+    (without ``combine``, only the first two).
 
     Raises :class:`~liarsdice.errors.RulesetError` or :class:`~liarsdice.errors.PluginError` when
     the variant is not installed, fails to load, or cannot be played even alone.
@@ -260,6 +355,8 @@ def law_cases(variant: str, *, combine: bool = True) -> list[LawCase]:
             f"no combination of them builds"
         )
     cases = [alone]
+    if variant != BASELINE:
+        cases.append(attrs.evolve(alone, name=RELEVANCE_CASE))
     if not combine:
         return cases
     for other in sorted(set(known) - {BASELINE, variant}):
@@ -276,16 +373,8 @@ def smallest_ruleset(variant: str) -> Ruleset:
     """The smallest ruleset holding ``variant``: the variant, what it requires, and an economics
     plugin if it has none, at default option values where they build."""
     case = law_cases(variant, combine=False)[0]
-    optional = [name for name in case.candidates if name not in case.include]
-    for size in range(len(optional) + 1):
-        for extra in itertools.combinations(optional, size):
-            names = (*case.include, *extra)
-            if not structurally_valid(names, installed()):
-                continue
-            rows, _ = option_rows(names)
-            if rows:
-                return Ruleset.build(names, rows[0])
-    raise RulesetError(f"no ruleset holding {variant} builds")  # law_cases checked it does
+    names = smallest_combination(case.candidates, case.include)
+    return Ruleset.build(names, playable_options(names) or {})
 
 
 # --- running the laws ---------------------------------------------------------------------------
@@ -296,8 +385,8 @@ def _hypothesis() -> Any:
         import hypothesis
     except ImportError as error:  # pragma: no cover - depends on the environment
         raise MissingHypothesis(
-            "the rule laws need Hypothesis: install liarsdice[testing] "
-            "(pip install 'liarsdice[testing]')"
+            "the rule laws need Hypothesis: install liarsdice-rules[testing] "
+            "(pip install 'liarsdice-rules[testing]')"
         ) from error
     return hypothesis
 
@@ -327,6 +416,8 @@ class CaseRun:
     examples: int = 0
     rulesets: set[tuple[tuple[str, ...], tuple[tuple[str, JSON], ...]]] = attrs.Factory(set)
     values: set[tuple[str, JSON]] = attrs.Factory(set)
+    found: str = ""
+    """For the :data:`RELEVANCE_CASE`: the first difference the variant made, in words."""
 
     def add(self, rules: Ruleset) -> bool:
         """Count one example under ``rules``; true if this ruleset is new to the run."""
@@ -345,26 +436,36 @@ def run_case(
     *,
     run: CaseRun | None = None,
     options: Mapping[str, Any] | None = None,
+    laws: Sequence[GameLaw] = (),
+    ruleset_laws: Sequence[RulesetLaw] = (),
 ) -> CaseRun:
     """Run every ruleset law and game law on games drawn for ``case`` (options drawn per example,
-    or pinned by ``options``), with ``settings`` (default :func:`hypothesis_settings`).
+    or pinned by ``options``), with ``settings`` (default :func:`hypothesis_settings`); for the
+    :data:`RELEVANCE_CASE`, search for a difference the variant makes instead.
 
     Raises the (shrunk) :class:`~liarsdice.testing.laws.LawViolation` of the first law broken,
     with Hypothesis's falsifying example attached as a note.
     """
+    tally = run if run is not None else CaseRun()
+    if case.name == RELEVANCE_CASE:
+        relevance = importlib.import_module("liarsdice.testing.relevance")
+        tally.found = relevance.variant_changes_play(case.variant)
+        return tally
     hypothesis = _hypothesis()
     lst = importlib.import_module("liarsdice.testing.strategies")
 
-    tally = run if run is not None else CaseRun()
     rulesets = lst.rulesets(case.candidates, include=case.include, options=options)
 
-    def laws(game: PlayedGame) -> None:
-        if tally.add(game.rules):
-            check_ruleset(game.rules)
-        check_game(game.rules, game.steps)
+    game_laws = (*GAME_LAWS, *laws)
+    all_ruleset_laws = (*RULESET_LAWS, *ruleset_laws)
 
-    laws.__name__ = laws.__qualname__ = "laws_" + re.sub(r"\W+", "_", case.id)
-    test = hypothesis.given(game=lst.games(rulesets))(laws)
+    def check(game: PlayedGame) -> None:
+        if tally.add(game.rules):
+            check_ruleset(game.rules, all_ruleset_laws)
+        check_game(game.rules, game.steps, game_laws)
+
+    check.__name__ = check.__qualname__ = "laws_" + re.sub(r"\W+", "_", case.id)
+    test = hypothesis.given(game=lst.games(rulesets))(check)
     # Keep each case's failures apart in Hypothesis's example database.
     test._hypothesis_internal_add_digest = case.id.encode()
     if settings is None:
@@ -372,8 +473,27 @@ def run_case(
         settings = hypothesis_settings(report_multiple_bugs=False)
         phases = [phase for phase in settings.phases if phase != hypothesis.Phase.explain]
         settings = hypothesis.settings(settings, phases=phases)
-    settings(test)()
+    try:
+        settings(test)()
+    except hypothesis.errors.HypothesisException as error:
+        raise KitError(_kit_failure(case, error)) from error
     return tally
+
+
+def _kit_failure(case: LawCase, error: Exception) -> str:
+    """One paragraph on why Hypothesis could not run ``case``."""
+    first = next((line for line in str(error).splitlines() if line.strip()), type(error).__name__)
+    cause = (
+        "a law or a plugin gave different answers for the same game (global state, the clock, "
+        "an unseeded random stream)"
+        if "Flaky" in type(error).__name__
+        else "a strategy that throws most draws away: a plugin's combination_problem refusing "
+        "nearly every option value, or a pinned option no combination accepts"
+    )
+    return (
+        f"Hypothesis could not check {case.id} ({case.describe()}): {type(error).__name__}: "
+        f"{first}\n  usual cause: {cause}"
+    )
 
 
 def run_rows(
@@ -399,7 +519,10 @@ def run_rows(
 
 
 __all__ = [
+    "RELEVANCE_CASE",
     "CaseRun",
+    "Fixed",
+    "KitError",
     "LawCase",
     "MissingHypothesis",
     "buildable",
@@ -408,9 +531,12 @@ __all__ = [
     "law_cases",
     "option_domain",
     "option_rows",
+    "playable_options",
     "run_case",
     "run_rows",
+    "smallest_combination",
     "smallest_ruleset",
     "structurally_valid",
     "valid_combinations",
+    "valid_subsets",
 ]

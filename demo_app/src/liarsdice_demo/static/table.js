@@ -291,8 +291,13 @@ function renderReveal(reveal) {
 function renderBanner(message) {
   const banner = $("banner");
   const winner = message.view?.winner;
-  banner.hidden = !(message.table.status === "over" && winner);
+  const stopped = message.table.status === "stopped" && message.table.stopped;
+  banner.hidden = !(message.table.status === "over" && winner) && !stopped;
   if (banner.hidden) return;
+  if (stopped) {
+    banner.replaceChildren(el("strong", { id: "stopped" }, message.table.stopped));
+    return;
+  }
   const parts = [el("strong", { id: "winner" }, `★ ${winner} wins the game!`)];
   const ratings = message.table.ratings;
   if (ratings) {

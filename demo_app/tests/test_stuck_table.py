@@ -1,0 +1,137 @@
+"""A table whose rules cannot finish a game stops at the ruleset's move limit, tells every seat
+and spectator why, saves nothing and is no longer live."""
+
+from __future__ import annotations
+
+import types
+from collections import deque
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from liarsdice import DiceChanged, VariantInfo, hookimpl
+from liarsdice.testing.plugins import extra_variants
+from liarsdice_demo.composition import parse_config
+from liarsdice_demo.protocol import Intent
+from liarsdice_demo.table import TableSession
+
+
+@hookimpl
+def liarsdice_variant_info() -> VariantInfo:
+    return VariantInfo("Immortal", "nobody is eliminated", after=("dice-loss",))
+
+
+@hookimpl
+def liarsdice_settle(state: Any, resolution: Any) -> list[Any]:
+    return [DiceChanged(p, +1, "spared") for p in resolution.losers if state.player(p).dice == 1]
+
+
+IMMORTAL = types.ModuleType("immortal")
+IMMORTAL.liarsdice_variant_info = liarsdice_variant_info  # type: ignore[attr-defined]
+IMMORTAL.liarsdice_settle = liarsdice_settle  # type: ignore[attr-defined]
+
+
+class ManualScheduler:
+    """Jobs run when the test pumps them, in order, whatever their delay."""
+
+    def __init__(self) -> None:
+        self.jobs: deque[Callable[[], None]] = deque()
+        self.submitted: list[Callable[[], None]] = []
+
+    def call_later(self, delay: float, fn: Callable[[], None]) -> None:
+        self.jobs.append(fn)
+
+    def submit(self, fn: Callable[[], None]) -> None:
+        self.submitted.append(fn)
+
+
+class Hub:
+    def __init__(self) -> None:
+        self.settings = {"BOT_DELAY": 0, "REVEAL_PAUSE": 0}
+        self.scheduler = ManualScheduler()
+
+    def record_latency(self, delays: list[float]) -> None:
+        pass
+
+
+class Conn:
+    def __init__(self) -> None:
+        self.seat: int | None = None
+        self.table: Any = None
+        self.greeted = False
+        self.sent: list[dict[str, Any]] = []
+
+    def send(self, data: dict[str, Any]) -> None:
+        self.sent.append(data)
+
+    def abandon(self) -> None:
+        pass
+
+    def of(self, kind: str) -> list[dict[str, Any]]:
+        return [data for data in self.sent if data.get("type") == kind]
+
+
+@pytest.fixture
+def immortal() -> Iterator[None]:
+    with extra_variants({"immortal": IMMORTAL}):
+        yield
+
+
+def test_a_table_whose_rules_cannot_finish_stops_and_tells_everyone(immortal: None) -> None:
+    config = parse_config(
+        {"variants": ["dice-loss", "immortal"], "seats": 2, "dice_per_player": 1, "rated": True}
+    )
+    hub = Hub()
+    table = TableSession("STUK", config, hub, host_player=1)
+    seat = table.sit(1, "Iris")
+    human, spectator = Conn(), Conn()
+    table.attach(human, seat.token)
+    table.attach(spectator, None)
+    table.start_now()  # Iris and a random bot; Iris sleeps through every turn
+    limit = config.rules.move_limit(2, 1)
+    for _ in range(10_000):
+        if not hub.scheduler.jobs:
+            break
+        hub.scheduler.jobs.popleft()()
+    assert table.status == "stopped" and table.game is not None and not table.game.over
+    assert limit.moves == 13 and table._moves == limit.moves
+    for conn in (human, spectator):
+        (stopped,) = conn.of("stopped")
+        assert stopped["moves"] == 13
+        assert stopped["reason"] == (
+            "This table's rules could not finish the game: it was stopped with no winner after 13 "
+            f"moves, the most they allow {limit.explain()}. The game is not saved or rated."
+        )
+        last = conn.of("state")[-1]
+        assert last["table"]["status"] == "stopped"
+        assert last["table"]["stopped"] == stopped["reason"]
+        assert last["legal"] is None and last["table"]["remaining"] is None
+        assert "The game is stopped: no winner after 13 moves." in last["log"]
+    assert hub.scheduler.submitted == []  # nothing saved, nothing rated
+    assert table.summary()["status"] == "stopped"
+    # No longer live: no move, no rematch, and the clock and the bots do nothing.
+    table.handle(human, Intent("rematch", {}))
+    table.handle(human, Intent("bid", {"quantity": 1, "face": 2}))
+    errors = [data["error"] for data in human.of("error")]
+    assert errors == [
+        "this table's rules could not finish a game: open a new table",
+        "no game is being played at this table",
+    ]
+    moves = len(table.game.events)
+    while hub.scheduler.jobs:
+        hub.scheduler.jobs.popleft()()
+    assert len(table.game.events) == moves
+
+
+def test_a_table_whose_rules_finish_is_never_stopped() -> None:
+    config = parse_config({"preset": "dudo", "seats": 3, "dice_per_player": 2})
+    hub = Hub()
+    table = TableSession("DUDO", config, hub, host_player=None)
+    table.start_now()
+    for _ in range(100_000):
+        if not hub.scheduler.jobs or table.status != "playing":
+            break
+        hub.scheduler.jobs.popleft()()
+    assert table.status == "over" and table.stopped is None
+    assert table._moves <= config.rules.move_limit(3, 2).moves
