@@ -153,7 +153,7 @@ def test_a_rank_out_of_contract_is_reported_by_the_law_naming_plugin_and_hook(
     with pytest.raises(LawViolation) as raised:
         check_ruleset(rules)
     message = str(raised.value)
-    assert raised.value.law == "bid_order" and "BadHookResult" in message
+    assert raised.value.law == laws.ORDER and "BadHookResult" in message
     assert "bad-rank's liarsdice_bid_rank returned 'ones'" in message
 
 

@@ -81,3 +81,20 @@ def test_without_the_variant_means_without_what_needs_it() -> None:
     # dice-loss is the only economics: palifico needs it, so both go and another economy steps in
     other = baseline_for(rules, "dice-loss")
     assert other is not None and other.names == (BASELINE, "difference")
+
+
+class Pretender(Dead):
+    """Declares itself presentation-only, but refuses every bid on threes."""
+
+    info = VariantInfo("Pretender", "claims to only present", presentation=True)
+
+    @staticmethod
+    @hookimpl
+    def liarsdice_bid_problem(bid: Bid) -> str | None:
+        return "no threes" if bid.face == 3 else None
+
+
+def test_a_presentation_plugin_that_changes_the_game_breaks_the_law() -> None:
+    with extra_variants({"pretender": Pretender()}), pytest.raises(LawViolation) as caught:
+        variant_changes_play("pretender", games=3)
+    assert "declares VariantInfo(presentation=True) but changes the game" in str(caught.value)

@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from liarsdice import Ruleset, VariantInfo, hookimpl
-from liarsdice.errors import RulesetError, UnknownVariant
-from liarsdice.testing import extra_variants, suite
+from liarsdice.errors import PluginError, RulesetError, UnknownVariant
+from liarsdice.testing import LawViolation, extra_variants, suite
 
 
 def test_option_rows_use_every_value_of_every_option() -> None:
@@ -130,3 +130,40 @@ class Needy:
 def test_a_missing_requirement_is_named() -> None:
     with extra_variants({"needy": Needy}), pytest.raises(RulesetError, match="no-such-friend"):
         suite.law_cases("needy")
+
+
+class EmptyReason:
+    """Breaks while a ruleset is built: refuses a face with an empty reason."""
+
+    @staticmethod
+    @hookimpl
+    def liarsdice_variant_info() -> VariantInfo:
+        return VariantInfo("Empty reason", "refuses with no reason")
+
+    @staticmethod
+    @hookimpl
+    def liarsdice_face_allowed(face: int) -> str | None:
+        return "" if face == 6 else None
+
+
+def test_a_plugin_broken_at_build_time_fails_only_the_cases_holding_it() -> None:
+    with extra_variants({"empty-reason": EmptyReason}):
+        cases = {case.name: case for case in suite.law_cases("cheko")}
+        assert "with[empty-reason]" in cases
+        suite.run_case(cases["alone"], suite.hypothesis_settings("fast", max_examples=3))
+        with pytest.raises(PluginError, match="empty-reason's liarsdice_face_allowed"):
+            suite.run_case(cases["with[empty-reason]"], suite.hypothesis_settings("fast"))
+
+
+def test_a_failing_ruleset_law_is_reported_as_itself_not_as_flaky() -> None:
+    def no_rulesets_with_calza(rules: Ruleset) -> None:
+        if "calza" in rules.names:
+            raise LawViolation("no calza", rules, "calza is here")
+
+    case = suite.law_cases("calza", combine=False)[0]
+    with pytest.raises(LawViolation, match="no calza"):
+        suite.run_case(
+            case,
+            suite.hypothesis_settings("fast", database=None),
+            ruleset_laws=[no_rulesets_with_calza],
+        )

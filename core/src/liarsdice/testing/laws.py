@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import traceback
 from collections.abc import Callable, Iterable, Sequence
 from random import Random
 from typing import Any
@@ -215,7 +216,15 @@ def check_ruleset(rules: Ruleset, laws: Iterable[RulesetLaw] = RULESET_LAWS) -> 
 def _crashed(law: Callable[..., None], rules: Ruleset, error: Exception) -> LawViolation:
     """The violation reported when checking ``law`` raised ``error`` (the message names the plugin
     and the hook when a hook failed or answered out of contract)."""
-    return LawViolation(law.__name__, rules, f"checking it raised {type(error).__name__}: {error}")
+    frames = traceback.extract_tb(error.__traceback__)
+    where = (
+        f" (at {frames[-1].filename}:{frames[-1].lineno} in {frames[-1].name})" if frames else ""
+    )
+    return LawViolation(
+        _TITLES.get(law, law.__name__),
+        rules,
+        f"checking it raised {type(error).__name__}: {error}{where}",
+    )
 
 
 # --- game laws -----------------------------------------------------------------------------------
@@ -926,6 +935,27 @@ GAME_LAWS: tuple[GameLaw, ...] = (
 )
 """Every game law, in the order :func:`check_game` runs them (engine errors are reported last, so
 that a law broken just before a crash is named first)."""
+
+
+_TITLES: dict[Callable[..., None], str] = {
+    bid_order: ORDER,
+    rules_text_is_ordered: TEXT_ORDER,
+    illegal_actions_change_nothing: ILLEGAL_NOTHING,
+    eliminated_players_never_act: ELIMINATED,
+    legal_enumeration_agrees: ENUMERATION,
+    rounds_end: ROUNDS_END,
+    challenge_has_one_loser: ONE_LOSER,
+    calls_are_ruled_by_one_variant: ONE_RULER,
+    dice_change_only_through_effects: DICE,
+    game_has_one_winner: ONE_WINNER,
+    games_end: GAMES_END,
+    replay_rebuilds_state: REPLAY,
+    json_round_trip: JSON_TRIP,
+    views_hide_dice: HIDDEN,
+    same_seed_same_game: SAME_SEED,
+    legal_moves_apply: APPLY,
+}
+"""The title of each shipped law, for a law that crashed rather than failed."""
 
 
 def check_game(rules: Ruleset, steps: Sequence[Step], laws: Iterable[GameLaw] = GAME_LAWS) -> None:

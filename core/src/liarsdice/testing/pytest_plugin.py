@@ -245,7 +245,12 @@ class LawItem(pytest.Item):
         parent = self.parent
         assert isinstance(parent, LawSuite)
         with _installed(parent.extras):
-            run = run_case(self.case, laws=parent.laws, ruleset_laws=parent.ruleset_laws)
+            run = run_case(
+                self.case,
+                laws=parent.laws,
+                ruleset_laws=parent.ruleset_laws,
+                database_key=self.nodeid,
+            )
         self.examples = run.examples
         self.user_properties.append(("examples", run.examples))
         if run.found:

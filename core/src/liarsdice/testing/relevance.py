@@ -11,8 +11,8 @@ start or the game's start does. The first difference passes the law; none in the
 
 What does not count as a difference: the variant's own plugin state and private state (what it
 remembers, until that changes something else), and :class:`~liarsdice.events.Notice` narration.
-A plugin that only presents (rules text, public facts, narration) opts out by declaring
-``VariantInfo(presentation=True)``.
+A plugin that only presents (rules text, public facts, narration) declares
+``VariantInfo(presentation=True)``; the law then checks the converse, that it changes nothing.
 """
 
 from __future__ import annotations
@@ -186,14 +186,9 @@ def _rulesets_holding(variant: str) -> Iterator[Ruleset]:
                 yield Ruleset.build(names, row)
 
 
-def variant_changes_play(variant: str, *, games: int = GAMES_PER_RULESET, seed: int = 0) -> str:
-    """Law: ``variant`` changes at least one legal move or ruling. Returns the first difference
-    found, in words (or why the law does not apply); raises :class:`LawViolation` when the search
-    finds none."""
-    if variant == BASELINE:
-        return "the baseline is what the others are compared with"
-    if installed()[variant].info.presentation:
-        return f"{variant} declares itself a presentation plugin"
+def _search(variant: str, games: int, seed: int) -> tuple[str | None, list[Ruleset]]:
+    """The first difference ``variant`` makes, in words (``None`` if none), and the rulesets it
+    was compared with."""
     compared: list[Ruleset] = []
     for index, rules in enumerate(_rulesets_holding(variant)):
         other = baseline_for(rules, variant)
@@ -202,20 +197,50 @@ def variant_changes_play(variant: str, *, games: int = GAMES_PER_RULESET, seed: 
         compared.append(other)
         for game in range(games):
             players, dice = TABLES[game % len(TABLES)]
-            found = _first_difference(
-                rules, other, variant, players, dice, seed + 1_000 * index + game
-            )
+            try:
+                found = _first_difference(
+                    rules, other, variant, players, dice, seed + 1_000 * index + game
+                )
+            except Exception as error:
+                raise LawViolation(
+                    DOES_SOMETHING,
+                    rules,
+                    f"playing a game to compare raised {type(error).__name__}: {error}",
+                    f"{players} players x {dice} dice, seed {seed + 1_000 * index + game}",
+                ) from error
             if found is not None:
-                return f"{rules!r}: {found}"
+                return f"{rules!r}: {found}", compared
+    return None, compared
+
+
+def variant_changes_play(variant: str, *, games: int = GAMES_PER_RULESET, seed: int = 0) -> str:
+    """Law: ``variant`` changes at least one legal move or ruling (and a variant that declares
+    ``VariantInfo(presentation=True)`` changes none). Returns what the search found, in words;
+    raises :class:`LawViolation` when it contradicts the variant."""
+    if variant == BASELINE:
+        return "the baseline is what the others are compared with"
+    presentation = installed()[variant].info.presentation
+    found, compared = _search(variant, games, seed)
+    if presentation:
+        if found is not None:
+            raise LawViolation(
+                DOES_SOMETHING,
+                None,
+                f"{variant} declares VariantInfo(presentation=True) but changes the game",
+                found,
+            )
+        return f"{variant} declares itself a presentation plugin, and changed nothing"
+    if found is not None:
+        return found
     if not compared:
         return f"no ruleset without {variant} builds to compare with"
     raise LawViolation(
         DOES_SOMETHING,
-        None,
+        compared[0],
         f"{variant} changed no legal move, payload offer or ruling in {games} seeded games under "
         f"each of {len(compared)} rulesets holding it (alone and beside each compatible variant, "
         f"at option values that use every value), each compared with the same ruleset without "
-        f"it (first: {compared[0]!r})",
+        f"it (the ruleset shown)",
         "a plugin that only presents (rules text, public facts, narration) declares "
         "VariantInfo(presentation=True)",
     )

@@ -23,12 +23,12 @@ import importlib
 import itertools
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from liarsdice.errors import MissingRequirement, RulesetError
+from liarsdice.errors import MissingRequirement, PluginError, RulesetError
 from liarsdice.models import JSON
 from liarsdice.options import Option
 from liarsdice.ruleset import (
@@ -45,6 +45,7 @@ from liarsdice.testing.laws import (
     GAME_LAWS,
     RULESET_LAWS,
     GameLaw,
+    LawViolation,
     RulesetLaw,
     check_game,
     check_ruleset,
@@ -185,13 +186,19 @@ def playable_options(names: Sequence[str], fixed: Fixed = ()) -> dict[str, JSON]
         return cached[1]
     found: dict[str, JSON] | None = None
     if structurally_valid(chosen, variants):
-        for row in [{}, *option_rows(chosen)[0]]:
+        rows = itertools.chain([{}], _lazy(lambda: option_rows(chosen)[0]))
+        for row in rows:
             candidate = {**row, **dict(relevant)}
             if _builds(chosen, candidate):
                 found = candidate
                 break
     _options_cache[(chosen, relevant)] = (variants, found)
     return found
+
+
+def _lazy(rows: Callable[[], list[dict[str, JSON]]]) -> Iterator[dict[str, JSON]]:
+    """The rows ``rows()`` gives, computed only when the first is asked for."""
+    yield from rows()
 
 
 def smallest_combination(
@@ -236,10 +243,15 @@ def declared_options(names: Iterable[str]) -> list[Option]:
 
 
 def _builds(names: Sequence[str], options: Mapping[str, Any]) -> bool:
+    """``Ruleset.build`` accepts these variants and options. A plugin that fails while the ruleset
+    is built (a hook that raises or answers out of contract) does not refuse the combination: it
+    is broken, and the cases holding it fail with its error when they run."""
     try:
         Ruleset.build(names, options)
     except RulesetError:
         return False
+    except PluginError:
+        return True
     return True
 
 
@@ -438,10 +450,13 @@ def run_case(
     options: Mapping[str, Any] | None = None,
     laws: Sequence[GameLaw] = (),
     ruleset_laws: Sequence[RulesetLaw] = (),
+    database_key: str = "",
 ) -> CaseRun:
     """Run every ruleset law and game law on games drawn for ``case`` (options drawn per example,
     or pinned by ``options``), with ``settings`` (default :func:`hypothesis_settings`); for the
-    :data:`RELEVANCE_CASE`, search for a difference the variant makes instead.
+    :data:`RELEVANCE_CASE`, search for a difference the variant makes instead. ``laws`` and
+    ``ruleset_laws`` are checked beside the shipped ones; ``database_key`` (default: the case id)
+    keeps this run's examples apart in Hypothesis's database from other runs of the same case.
 
     Raises the (shrunk) :class:`~liarsdice.testing.laws.LawViolation` of the first law broken,
     with Hypothesis's falsifying example attached as a note.
@@ -457,17 +472,23 @@ def run_case(
     rulesets = lst.rulesets(case.candidates, include=case.include, options=options)
 
     game_laws = (*GAME_LAWS, *laws)
+    broken: set[tuple[tuple[str, ...], tuple[tuple[str, JSON], ...]]] = set()
     all_ruleset_laws = (*RULESET_LAWS, *ruleset_laws)
 
     def check(game: PlayedGame) -> None:
-        if tally.add(game.rules):
-            check_ruleset(game.rules, all_ruleset_laws)
+        key = (game.rules.names, tuple(sorted(game.rules.options.items())))
+        if tally.add(game.rules) or key in broken:
+            try:
+                check_ruleset(game.rules, all_ruleset_laws)
+            except LawViolation:
+                broken.add(key)  # so that Hypothesis sees it fail again when it replays the game
+                raise
         check_game(game.rules, game.steps, game_laws)
 
     check.__name__ = check.__qualname__ = "laws_" + re.sub(r"\W+", "_", case.id)
     test = hypothesis.given(game=lst.games(rulesets))(check)
     # Keep each case's failures apart in Hypothesis's example database.
-    test._hypothesis_internal_add_digest = case.id.encode()
+    test._hypothesis_internal_add_digest = (database_key or case.id).encode()
     if settings is None:
         # One bug at a time, without the slow "explain" phase: the law message says what broke.
         settings = hypothesis_settings(report_multiple_bugs=False)
