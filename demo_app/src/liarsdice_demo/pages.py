@@ -24,6 +24,8 @@ from liarsdice_demo.render import markdown
 from liarsdice_demo.table import TableSession
 
 bp = Blueprint("pages", __name__)
+SQLITE_MAX_INT = 2**63 - 1
+"""The largest integer SQLite stores; a larger id in a URL names nothing."""
 
 
 def _table(code: str) -> TableSession:
@@ -120,6 +122,8 @@ def player(player_id: int) -> str:
 @bp.get("/games/<int:game_id>")
 def replay(game_id: int) -> str:
     """Step through a finished game, event by event (all dice shown: the game is over)."""
+    if game_id > SQLITE_MAX_INT:  # SQLite cannot even look it up (OverflowError): no such game
+        abort(404, description="No such game.")
     db = get_db()
     row = history.game(db, game_id)
     if row is None:

@@ -3,9 +3,11 @@
 Every message is a JSON object ``{"v": 1, "type": ..., ...}`` (see docs/protocol.md).
 :func:`parse` turns one raw client message into an :class:`Intent` or raises
 :class:`ProtocolError` with the text of the error reply; it does a bounded amount of work (the
-size cap is checked before JSON is parsed, and nesting is bounded). A ``bid`` or ``call`` may carry
-a ``payload``: a JSON object keyed by plugin name, passed to the engine as the action's payload
-(the engine and the plugins judge its contents). :func:`message` builds a server message.
+size cap and the nesting cap are both checked on the raw text before JSON is parsed, so no
+message reaches the JSON parser's recursion; types are strict: a boolean is not a number). A
+``bid`` or ``call`` may carry a ``payload``: a JSON object keyed by plugin name, passed to the
+engine as the action's payload (the engine and the plugins judge its contents). :func:`message`
+builds a server message.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ import attrs
 VERSION = 1
 MAX_MESSAGE = 2048
 """Largest client message accepted, in characters; longer ones get an error reply."""
+MAX_DEPTH = 16
+"""Deepest nesting of objects and lists accepted in a message (the message object itself is 1);
+checked on the raw text before it is parsed."""
 MAX_PAYLOAD_DEPTH = 8
 """Deepest nesting of objects and lists accepted in a payload (the payload object itself is 1)."""
 
@@ -56,19 +61,20 @@ def parse(raw: object) -> Intent:
         raise ProtocolError("send text frames holding JSON")
     if len(raw) > MAX_MESSAGE:
         raise ProtocolError(f"message too large: at most {MAX_MESSAGE} characters")
+    if _nesting(raw) > MAX_DEPTH:
+        raise ProtocolError(f"malformed JSON: nested too deeply (at most {MAX_DEPTH} levels)")
     try:
         data = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError cannot happen below MAX_DEPTH
         raise ProtocolError("malformed JSON") from None
-    except RecursionError:
-        raise ProtocolError("malformed JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise ProtocolError("a message is a JSON object")
-    if data.get("v") != VERSION:
-        raise ProtocolError(f"unsupported protocol version {data.get('v')!r}; this server speaks 1")
+    version = data.get("v")
+    if type(version) is not int or version != VERSION:  # true and 1.0 are not 1
+        raise ProtocolError(f"unsupported protocol version {_shown(version)}; this server speaks 1")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in FIELDS:
-        raise ProtocolError(f"unknown message type {kind!r}; known: {', '.join(FIELDS)}")
+        raise ProtocolError(f"unknown message type {_shown(kind)}; known: {', '.join(FIELDS)}")
     ident = data.get("id")
     if ident is not None and not (
         isinstance(ident, int | str) and not isinstance(ident, bool) and len(str(ident)) <= 64
@@ -92,6 +98,35 @@ def parse(raw: object) -> Intent:
             )
         fields[name] = value
     return Intent(kind, fields, ident)
+
+
+def _nesting(raw: str) -> int:
+    """How deep objects and lists nest in the JSON text ``raw`` (brackets inside strings do not
+    count; malformed text is measured as well as it can be and refused later by the parser)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _shown(value: Any, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for echoing a client's value in an error."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _json_kind(value: Any) -> str:

@@ -1,14 +1,17 @@
 """The WebSocket endpoint ``/ws/<code>``: one socket per seat (or spectator), JSON messages.
 
 Contract: the first message must be ``hello`` (with the seat token for a seat, without it to
-watch); then each message is parsed (:func:`liarsdice_demo.protocol.parse`, size-capped before
-parsing), rate-limited per socket, and handed to the table, which replies with an error or
-broadcasts the change. Malformed, oversized, out-of-turn or illegal messages get an ``error``
-reply and change nothing. A socket whose client stops reading is closed, not waited for.
+watch); then each message is rate-limited per socket, parsed (:func:`liarsdice_demo.protocol.parse`,
+which checks the size and nesting caps on the raw text before parsing) and handed to the table,
+which replies with an error or broadcasts the change. Malformed, oversized, too deeply nested,
+out-of-turn or illegal messages get an ``error`` reply and change nothing (docs/protocol.md lists
+the limits). A message that trips a bug in the server gets an ``internal error`` reply (the bug is
+logged) and the socket stays open. A socket whose client stops reading is closed, not waited for.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from flask import Flask
@@ -19,6 +22,7 @@ from liarsdice_demo.hub import current_hub
 from liarsdice_demo.protocol import ProtocolError, error, message, parse
 from liarsdice_demo.table import TableError
 
+log = logging.getLogger(__name__)
 sock = Sock()
 IDLE_POLL = 1.0
 HELLO_SECONDS = 30.0
@@ -50,27 +54,36 @@ def table_socket(ws: Any, code: str) -> None:
                 continue
             warned = False
             try:
-                intent = parse(raw)
-            except ProtocolError as problem:
-                conn.send(error(str(problem)))
-                continue
-            if not conn.greeted:
-                if intent.type != "hello":
-                    conn.send(error("say hello first", intent))
-                    continue
-                try:
-                    table.attach(conn, intent.fields.get("seat_token"))
-                except TableError as problem:
-                    conn.send(error(str(problem), intent))
-                continue
-            if intent.type == "ping":
-                conn.send(message("pong", id=intent.id))
-                continue
-            table.handle(conn, intent)
+                _handle(table, conn, raw)
+            except Exception:  # a bug, not the client's fault: say so, keep the socket open
+                log.exception("table %s: a client message was not handled", code)
+                conn.send(error("internal error: the message was not handled"))
     finally:
         if table is not None:
             table.detach(conn)
         conn.close()
+
+
+def _handle(table: Any, conn: Connection, raw: object) -> None:
+    """Parse one client message and act on it; a refused message gets an error reply."""
+    try:
+        intent = parse(raw)
+    except ProtocolError as problem:
+        conn.send(error(str(problem)))
+        return
+    if not conn.greeted:
+        if intent.type != "hello":
+            conn.send(error("say hello first", intent))
+            return
+        try:
+            table.attach(conn, intent.fields.get("seat_token"))
+        except TableError as problem:
+            conn.send(error(str(problem), intent))
+        return
+    if intent.type == "ping":
+        conn.send(message("pong", id=intent.id))
+        return
+    table.handle(conn, intent)
 
 
 def init_app(app: Flask) -> None:

@@ -206,8 +206,12 @@ class TableSession:
                 conn.send(self._state_for(None))
 
     def _seat_by_token(self, token: str) -> Seat | None:
+        # Compared as UTF-8 bytes: compare_digest refuses str holding non-ASCII characters.
+        given = token.encode("utf-8", "surrogatepass")
         for seat in self.seats:
-            if seat is not None and seat.token and hmac.compare_digest(seat.token, token):
+            if seat is None or not seat.token:
+                continue
+            if hmac.compare_digest(seat.token.encode("utf-8"), given):
                 return seat
         return None
 
