@@ -2,13 +2,18 @@
 
 Contract: :func:`get_db` returns the request's connection (rows as :class:`sqlite3.Row`), closed at
 the end of the request; :func:`connect` opens a standalone connection for code running outside a
-request (the hub's worker threads), which the caller closes. :func:`init_app` creates the schema
-if it is missing, so a fresh database file needs no setup step.
+request (the hub's worker threads), which the caller closes. :func:`write_transaction` runs a
+read-modify-write as one ``BEGIN IMMEDIATE`` transaction, so concurrent writers (threads or
+processes) are serialized and wait up to :data:`BUSY_TIMEOUT` seconds for each other instead of
+failing. :func:`init_app` creates the schema if it is missing, so a fresh database file needs no
+setup step.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from flask import Flask, current_app, g
@@ -52,12 +57,39 @@ CREATE INDEX IF NOT EXISTS game_players_player ON game_players(player_id);
 """
 
 
+BUSY_TIMEOUT = 30.0
+"""Seconds a connection waits for another writer's lock before ``database is locked``."""
+
+
 def connect(path: str | Path) -> sqlite3.Connection:
-    """A new connection to the database at ``path`` (rows as ``sqlite3.Row``); caller closes it."""
-    conn = sqlite3.connect(path, timeout=10, check_same_thread=False)
+    """A new connection to the database at ``path`` (rows as ``sqlite3.Row``); caller closes it.
+
+    The connection keeps the module's default (legacy) transaction handling: a DML statement
+    opens a deferred transaction, ``with conn`` commits it. ``timeout`` is SQLite's busy timeout.
+    """
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT, check_same_thread=False)
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA foreign_keys = ON")
     return conn
+
+
+@contextmanager
+def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One ``BEGIN IMMEDIATE`` transaction: committed on success, rolled back on any error.
+
+    The write lock is taken before the first read, so what is read inside the block cannot be
+    changed by another connection before the block's writes commit (a deferred transaction would
+    read outside any lock, or in WAL mode fail with ``SQLITE_BUSY`` when upgrading to a write).
+    Another writer holding the lock is waited for (the busy timeout), not failed on. ``conn``
+    must not be in a transaction already.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.rollback()
+        raise
+    conn.commit()
 
 
 def get_db() -> sqlite3.Connection:

@@ -2,6 +2,9 @@
 
 Contract: :func:`save_game` writes one finished game (one transaction: the game, its players,
 and for a rated table the new ratings) and returns its id with the rating changes by seat name.
+The transaction is a write transaction from its start (``BEGIN IMMEDIATE``), so the current
+ratings it reads are the ones it updates: concurrent saves (threads or processes) are serialized,
+none overwrites another's update, and game ids follow commit order.
 Bots are stored as players too. The event log is ``liarsdice.serialization`` data, so
 :func:`load_events` gives back the exact events and ``liarsdice.reducer.replay`` rebuilds the game.
 """
@@ -16,7 +19,7 @@ from typing import Any
 from liarsdice.events import Event
 from liarsdice.serialization import from_data, to_data
 from liarsdice_demo import ratings
-from liarsdice_demo.db import connect
+from liarsdice_demo.db import connect, write_transaction
 from liarsdice_demo.players import bot_player
 
 
@@ -27,7 +30,7 @@ def save_game(
     config = record["config"]
     conn = connect(path)
     try:
-        with conn:
+        with write_transaction(conn):  # the reads below and the writes: one serialized unit
             seats = []
             for seat in record["seats"]:
                 player_id = seat["player_id"]
