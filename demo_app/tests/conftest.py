@@ -29,6 +29,11 @@ def app(tmp_path: Any) -> Iterator[Any]:
             "DATABASE": str(tmp_path / "demo.sqlite"),
             "BOT_DELAY": 0.0,
             "REVEAL_PAUSE": 0.0,
+            # one client makes every request here: test_limits.py tests the limits themselves
+            "LIMIT_TABLE_CREATION": "1000 per minute",
+            "LIMIT_SEAT_CLAIMS": "1000 per minute",
+            "LIMIT_CODE_MISSES": "1000 per minute",
+            "LIMIT_PLAYER_CREATION": "1000 per minute",
         }
     )
     yield app

@@ -48,9 +48,12 @@ def server_errors(caplog: Any) -> list[str]:
 
 
 @pytest.fixture
-def unthrottled(monkeypatch: Any) -> None:
-    """Sockets without the rate limit, so a test can send many messages quickly."""
+def unthrottled(app: Any, monkeypatch: Any) -> None:
+    """Sockets without the rate limits, so a test can send many messages quickly."""
     monkeypatch.setattr(sockets, "Connection", functools.partial(Connection, rate=1e6, burst=10**6))
+    gate = app.extensions[sockets.KEY]
+    monkeypatch.setattr(gate, "message_rate", 1e6)
+    monkeypatch.setattr(gate, "message_burst", 10**6)
 
 
 @pytest.fixture

@@ -85,9 +85,9 @@ def test_create_refuses_bad_settings(client: Any, fields: dict[str, Any], needle
 
 
 def test_create_table_and_share_link(client: Any) -> None:
-    made = create(client)
-    assert re.fullmatch(r"[A-Z]{4}", made["code"])
-    assert made["url"].endswith(f"/t/{made['code']}")
+    made = create(client, public=True)
+    assert re.fullmatch(r"[A-Z]{8}", made["code"])
+    assert made["url"].endswith(f"/t/{made['code']}?key={made['join_key']}")
     assert "ld_player" in client.get_cookie("ld_player").key
     page = client.get(f"/t/{made['code']}").get_data(as_text=True)
     assert made["seat_token"] in page  # the seat's own player gets the token
@@ -99,19 +99,22 @@ def test_join_by_code_redirects(client: Any) -> None:
     made = create(client)
     response = client.get(f"/join?code={made['code'].lower()}")
     assert response.status_code == 302 and response.location.endswith(f"/t/{made['code']}")
-    response = client.get("/join?code=ZZZZ")
+    response = client.get("/join?code=ZZZZZZZZ")
     assert "error=" in response.location
 
 
 def test_second_player_sits_and_the_table_fills(app: Any, client: Any) -> None:
     made = create(client, seats=2)
     other = app.test_client()
-    sat = other.post(f"/api/tables/{made['code']}/seat", json={"nickname": "Knox"}).json
+    key = made["join_key"]
+    sat = other.post(f"/api/tables/{made['code']}/seat", json={"nickname": "Knox", "key": key}).json
     assert sat["ok"] and sat["seat"] == 1 and sat["seat_token"] != made["seat_token"]
     # The same player asking again gets the same seat back.
     again = other.post(f"/api/tables/{made['code']}/seat", json={}).json
     assert again["seat_token"] == sat["seat_token"]
-    third = app.test_client().post(f"/api/tables/{made['code']}/seat", json={"nickname": "Lu"})
+    third = app.test_client().post(
+        f"/api/tables/{made['code']}/seat", json={"nickname": "Lu", "key": key}
+    )
     assert third.status_code == 409 and "taken" in third.json["error"]
     # A spectator's page carries no seat token.
     page = app.test_client().get(f"/t/{made['code']}").get_data(as_text=True)
@@ -133,8 +136,8 @@ def test_odds_page_draws_wild_and_plain_side_by_side(client: Any) -> None:
 
 
 def test_unknown_table_is_404(client: Any) -> None:
-    assert client.get("/t/QQQQ").status_code == 404
-    assert client.get("/api/tables/QQQQ").status_code == 404
+    assert client.get("/t/QQQQQQQQ").status_code == 404
+    assert client.get("/api/tables/QQQQQQQQ").status_code == 404
     assert client.get("/games/999").status_code == 404
 
 

@@ -18,6 +18,7 @@ from liarsdice.events import (
 )
 from liarsdice.models import Bid, Resolution
 from liarsdice_demo import __main__ as cli
+from liarsdice_demo import create_app
 from liarsdice_demo.composition import parse_config
 from liarsdice_demo.connection import Connection
 from liarsdice_demo.narrate import line, ruling
@@ -165,10 +166,15 @@ def test_rate_limit() -> None:
 def test_cli_parses_and_runs(monkeypatch: Any, tmp_path: Any) -> None:
     seen: dict[str, Any] = {}
 
-    def fake_run(self: Any, host: str, port: int, threaded: bool) -> None:
-        seen.update(host=host, port=port, db=self.config["DATABASE"])
+    def fake_serve(config: Any, host: str, port: int) -> None:
+        seen.update(host=host, port=port, config=config)
+        create_app(config).extensions["liarsdice_hub"].shutdown()
 
-    monkeypatch.setattr("flask.Flask.run", fake_run)
+    monkeypatch.setattr("liarsdice_demo.serve.serve", fake_serve)
     cli.main(["--port", "5099", "--db", str(tmp_path / "x.sqlite")])
-    assert seen == {"host": "127.0.0.1", "port": 5099, "db": str(tmp_path / "x.sqlite")}
+    assert seen == {
+        "host": "127.0.0.1",
+        "port": 5099,
+        "config": {"DATABASE": str(tmp_path / "x.sqlite")},
+    }
     assert (tmp_path / "x.sqlite").exists()

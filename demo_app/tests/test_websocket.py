@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import time
 from collections import Counter
 from typing import Any
+
+from simple_websocket import ConnectionClosed
 
 from liarsdice.chance import RiggedRandom
 from liarsdice.events import RoundStarted
@@ -25,7 +28,9 @@ def make_table(app: Any, **fields: Any) -> tuple[dict[str, Any], Any]:
 
 
 def sit(app: Any, code: str, nickname: str) -> dict[str, Any]:
-    sat = app.test_client().post(f"/api/tables/{code}/seat", json={"nickname": nickname}).json
+    key = app.extensions["liarsdice_hub"].get(code).join_key  # what the share link carries
+    body = {"nickname": nickname, "key": key}
+    sat = app.test_client().post(f"/api/tables/{code}/seat", json=body).json
     assert sat["ok"], sat
     return sat
 
@@ -184,7 +189,9 @@ def test_a_seat_cannot_be_hijacked(app: Any, make_player: Any) -> None:
     assert made["seat_token"] not in page
     # A real second player can sit; the thief (full table) cannot.
     sit(app, code, "Knox")
-    late = app.test_client().post(f"/api/tables/{code}/seat", json={"nickname": "Thief"})
+    late = app.test_client().post(
+        f"/api/tables/{code}/seat", json={"nickname": "Thief", "key": made["join_key"]}
+    )
     assert late.status_code == 409
     # Only the host may start.
     knox_token = app.extensions["liarsdice_hub"].get(code).seats[1].token
@@ -223,7 +230,9 @@ def test_bad_messages_get_errors_and_change_nothing(app: Any, make_player: Any) 
         assert list(table.game.events) == before or not needle  # refused: nothing happened
 
 
-def test_a_flood_is_throttled_and_other_tables_keep_moving(app: Any, make_player: Any) -> None:
+def test_a_flood_is_throttled_then_closed_and_other_tables_keep_moving(
+    app: Any, make_player: Any
+) -> None:
     made, _ = make_table(app, seats=2, bot_kind="none")
     flooder = make_player(made["code"])
     flooder.expect("welcome")
@@ -231,14 +240,23 @@ def test_a_flood_is_throttled_and_other_tables_keep_moving(app: Any, make_player
     from liarsdice_demo.composition import parse_config
 
     other = hub.create(parse_config({"preset": "dudo", "seats": 3}), start=True)
-    for _ in range(300):
-        flooder.send("ping")
+    sent = 0
+    with contextlib.suppress(ConnectionClosed, OSError):  # the server closes it mid-flood
+        for _ in range(1000):
+            flooder.send("ping")
+            sent += 1
     wait_until(lambda: other.status == "over", timeout=30)
+    wait_until(lambda: flooder.ws is not None and not flooder.ws.connected, timeout=10)
+    assert flooder.ws is not None
+    assert (flooder.ws.close_reason, flooder.ws.close_message) == (
+        1008,
+        "too many messages: closed",
+    )
     wait_until(lambda: any(m["type"] == "error" for m in flooder.messages), timeout=10)
     errors = [m for m in flooder.messages if m["type"] == "error"]
-    assert "too many messages" in errors[0]["error"]
+    assert [e["error"] for e in errors] == ["too many messages: slow down"]
     pongs = [m for m in flooder.messages if m["type"] == "pong"]
-    assert len(pongs) < 300
+    assert len(pongs) <= 30  # the burst, then nothing
 
 
 def test_reveal_names_the_counted_faces_and_spectators_see_no_dice(
@@ -287,7 +305,11 @@ def test_a_fourth_tab_replaces_the_oldest(app: Any, make_player: Any) -> None:
         tabs.append(tab)
     wait_until(lambda: not tabs[0].ws.connected, timeout=10)
     assert all(tab.ws.connected for tab in tabs[1:])
-    state = last_state(tabs[3])
+    assert (tabs[0].ws.close_reason, tabs[0].ws.close_message) == (
+        4409,
+        "this seat is open in another tab: this one was closed",
+    )
+    state = tabs[3].expect("state")
     assert state["table"]["seats"][0]["connected"] is True
 
 

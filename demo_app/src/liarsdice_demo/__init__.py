@@ -1,9 +1,11 @@
 """liarsdice-demo: play any combination of installed liarsdice variants in the browser.
 
 ``create_app(config)`` is the app factory: SQLite storage (:mod:`.db`), players by cookie
-(:mod:`.players`), the table hub (:mod:`.hub`), the WebSocket endpoint (:mod:`.sockets`) and the
-blueprints for the lobby, the JSON API and the other pages. Run it with ``liarsdice-demo`` or,
-for real use, under gunicorn with threads and one worker (see the README).
+(:mod:`.players`), the request guard (:mod:`.guard`: CSRF, security headers, ProxyFix), the
+per-client rate limits (:mod:`.limits`), the table hub (:mod:`.hub`), the WebSocket endpoint
+(:mod:`.sockets`) and the blueprints for the lobby, the JSON API and the other pages. Run it
+with ``liarsdice-demo`` or, for real use, under gunicorn with threads and one worker (see the
+README).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 from flask import Flask, render_template
 from werkzeug.exceptions import HTTPException
 
-from liarsdice_demo import api, db, hub, lobby, pages, players, sockets
+from liarsdice_demo import api, db, guard, hub, limits, lobby, pages, players, sockets
 
 DEFAULTS: dict[str, Any] = {
     "BOT_DELAY": 0.9,
@@ -24,24 +26,31 @@ DEFAULTS: dict[str, Any] = {
     "MAX_TABLES": 2000,
     "MAX_CONTENT_LENGTH": 64 * 1024,
     "SOCK_SERVER_OPTIONS": {"ping_interval": 25, "max_message_size": 16 * 1024},
+    **guard.DEFAULTS,
+    **limits.DEFAULTS,
+    **players.DEFAULTS,
 }
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """A new app. ``config`` overrides the defaults (``DATABASE``: the SQLite file, by default
-    ``liarsdice.sqlite`` in the instance folder; ``BOT_DELAY``/``REVEAL_PAUSE``: seconds)."""
+    ``liarsdice.sqlite`` in the instance folder; ``BOT_DELAY``/``REVEAL_PAUSE``: seconds; the
+    guard's, the rate limits' and the player expiry's keys: :mod:`.guard`, :mod:`.limits`,
+    :mod:`.players`)."""
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(DEFAULTS)
     app.config["DATABASE"] = os.path.join(app.instance_path, "liarsdice.sqlite")
     if config:
         app.config.update(config)
     db.init_app(app)
+    guard.init_app(app)
     players.init_app(app)
     hub.init_app(app)
     sockets.init_app(app)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    limits.init_app(app)
 
     @app.errorhandler(HTTPException)
     def _error(error: HTTPException) -> tuple[str, int]:

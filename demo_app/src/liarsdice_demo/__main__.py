@@ -1,7 +1,8 @@
 """``liarsdice-demo [--host H] [--port P] [--db PATH]``: run the demo app with no setup step.
 
-The development server (threaded) is fine for a few tables on a laptop; for real use run it
-under gunicorn (see the README).
+It serves with gunicorn's gevent worker (:mod:`liarsdice_demo.serve`): one process, a greenlet
+per connection, so thousands of open WebSockets cost little. The same server is the documented
+way to host it (see the README).
 """
 
 from __future__ import annotations
@@ -22,15 +23,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
 
-    from liarsdice_demo import create_app
+    from flask import Flask
 
-    app = create_app({"DATABASE": args.db} if args.db else None)
-    print(f"liarsdice-demo on http://{args.host}:{args.port}/  (Ctrl-C to stop)")
-    print(f"games and ratings are kept in {app.config['DATABASE']}")
-    try:
-        app.run(host=args.host, port=args.port, threaded=True)
-    finally:
-        app.extensions["liarsdice_hub"].shutdown()
+    from liarsdice_demo import serve
+
+    config = {"DATABASE": args.db} if args.db else None
+    instance = Flask("liarsdice_demo", instance_relative_config=True).instance_path
+    print(f"liarsdice-demo on http://{args.host}:{args.port}/  (Ctrl-C to stop)", flush=True)
+    print(f"games and ratings are kept in {args.db or instance + '/liarsdice.sqlite'}", flush=True)
+    serve.serve(config, args.host, args.port)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,12 @@ status, where ``text`` is fit to show a player (a ruleset refusal is the core's 
 ``/api/validate`` also answers, accepted or refused, with ``defaults``: the value each option of
 the combination takes unless the table sets it (:func:`combination_defaults`), so the lobby shows
 the effective defaults and sends only the options the player changed.
+
+Access: a table is private unless created with ``"public": true``; ``/api/tables`` lists public
+tables only. Creating one answers with its share link (``url``, holding the ``join_key``); a seat
+at a private table needs ``"key"`` (403 without it, and nothing changes). One client (address)
+hosts at most ``MAX_TABLES_PER_CLIENT`` live tables: 429 with ``Retry-After`` beyond that. The
+join key never appears in ``/api/tables`` or ``/api/tables/<code>``.
 """
 
 from __future__ import annotations
@@ -21,9 +27,9 @@ from liarsdice_demo.composition import (
     combination_defaults,
     parse_config,
 )
-from liarsdice_demo.hub import current_hub
+from liarsdice_demo.hub import TooManyTables, current_hub
 from liarsdice_demo.players import clean_nickname, ensure_player
-from liarsdice_demo.table import TableError
+from liarsdice_demo.table import Forbidden, TableError, TableSession
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -65,18 +71,35 @@ def validate() -> Response | tuple[Response, int]:
     )
 
 
+def share_link(table: TableSession) -> str:
+    """The table's share link: its page with the join key (for the host and seated players)."""
+    return url_for("pages.table", code=table.code, key=table.join_key, _external=True)
+
+
 @bp.post("/tables")
 def create_table() -> Response | tuple[Response, int]:
-    """Make a table; the caller (nickname required) takes seat 1 and becomes its host."""
+    """Make a table; the caller (nickname required) takes seat 1 and becomes its host.
+
+    ``public`` (a boolean, default false) lists it in the lobby and lets anyone sit; the answer
+    carries the share link (``url``) and its ``join_key``."""
     data = _body()
+    public = data.get("public", False)
+    if not isinstance(public, bool):
+        return _refuse("'public' is true or false", 422)
     try:
         nickname = clean_nickname(data.get("nickname"))
         config = parse_config(data)
     except (ConfigError, ValueError) as problem:
         return _refuse(str(problem), 422)
-    player = ensure_player(nickname)
+    hub, client = current_hub(), request.remote_addr
     try:
-        table = current_hub().create(config, host=(player["id"], nickname))
+        hub.check_room(client)  # before a player row is made; create checks again, locked
+        player = ensure_player(nickname)
+        table = hub.create(config, host=(player["id"], nickname), public=public, client=client)
+    except TooManyTables as problem:
+        answer, status = _refuse(str(problem), 429, retry_after=problem.retry_after)
+        answer.headers["Retry-After"] = str(problem.retry_after)
+        return answer, status
     except RuntimeError as problem:
         return _refuse(str(problem), 503)
     seat = table.seat_of(player["id"])
@@ -84,7 +107,9 @@ def create_table() -> Response | tuple[Response, int]:
     return jsonify(
         ok=True,
         code=table.code,
-        url=url_for("pages.table", code=table.code, _external=True),
+        public=table.public,
+        url=share_link(table),
+        join_key=table.join_key,
         seat=seat.index,
         seat_token=seat.token,
     )
@@ -92,8 +117,8 @@ def create_table() -> Response | tuple[Response, int]:
 
 @bp.get("/tables")
 def list_tables() -> Response:
-    """Live tables, newest first."""
-    return jsonify(tables=[table.summary() for table in current_hub().tables()[:100]])
+    """Public tables waiting or playing, newest first (private ones are never listed)."""
+    return jsonify(tables=[table.summary() for table in current_hub().listed()[:100]])
 
 
 @bp.get("/tables/<code>")
@@ -107,18 +132,26 @@ def get_table(code: str) -> Response | tuple[Response, int]:
 
 @bp.post("/tables/<code>/seat")
 def take_seat(code: str) -> Response | tuple[Response, int]:
-    """Sit at table ``code`` (or get back the seat you hold): the seat token comes back."""
+    """Sit at table ``code`` (or get back the seat you hold): the seat token comes back.
+
+    A private table needs ``key``, the share link's secret: without it (or for a player the host
+    removed) 403, before any player is created or renamed."""
     table = current_hub().get(code)
     if table is None:
         return _refuse(f"no live table has the code {code!r}", 404)
     data = _body()
+    refused = table.refusal(g.player["id"] if g.player else None, data.get("key"))
+    if refused is not None:
+        return _refuse(refused, 403)
     try:
         nickname = clean_nickname(data.get("nickname") or (g.player and g.player["nickname"]))
     except ValueError as problem:
         return _refuse(str(problem), 422)
     player = ensure_player(nickname)
     try:
-        seat = table.sit(player["id"], nickname)
+        seat = table.sit(player["id"], nickname, data.get("key"))
+    except Forbidden as problem:
+        return _refuse(str(problem), 403)
     except TableError as problem:
         return _refuse(str(problem), 409)
     return jsonify(ok=True, code=table.code, seat=seat.index, name=seat.name, seat_token=seat.token)

@@ -1,9 +1,12 @@
-"""One client's WebSocket, as the hub sees it: a bounded outbox drained by its own thread.
+"""One client's WebSocket, as the hub sees it: a bounded outbox drained by its own sender.
 
 Contract: :meth:`Connection.send` never blocks (the table lock is held while sending): it queues
 the message, and a connection whose outbox is full (a client that stopped reading) is closed
 instead of slowing its table down. :meth:`Connection.allow` is a token bucket that bounds how much
-work one socket may ask for. :meth:`Connection.close` stops the sender thread and joins it.
+work one socket may ask for. :meth:`Connection.abandon` ends the connection from anywhere (under a
+table lock too), with a close code and reason for the client; the sender delivers what was
+queued before it, then the close frame. :meth:`Connection.close` stops the sender and joins
+it. The sender is a thread, or a greenlet when the server runs under gevent.
 """
 
 from __future__ import annotations
@@ -11,30 +14,37 @@ from __future__ import annotations
 import contextlib
 import json
 import queue
+import socket
 import threading
-import time
 from typing import Any
+
+from liarsdice_demo.gate import TokenBucket
 
 OUTBOX = 256
 RATE = 10.0
-"""Messages per second a client may send on average."""
+"""Messages per second a client may send on average, per socket."""
 BURST = 30
+NORMAL = 1000
+LAGGING = 1008
+"""Close code for a client that stopped reading (policy violation)."""
+SENDER_GRACE = 2.0
+"""Seconds :meth:`Connection.close` waits for the sender before cutting the socket."""
 
 
 class Connection:
-    """A WebSocket (anything with ``send(str)``) plus its outbox, sender thread and rate limit."""
+    """A WebSocket (anything with ``send(str)``) plus its outbox, sender and rate limit."""
 
     def __init__(self, ws: Any, *, outbox: int = OUTBOX, rate: float = RATE, burst: int = BURST):
         self.ws = ws
         self.seat: int | None = None
         self.table: Any = None
         self.greeted = False
+        self.close_code = NORMAL
+        self.close_reason = ""
+        self._cut = False
         self._outbox: queue.Queue[str | None] = queue.Queue(maxsize=outbox)
         self._closed = threading.Event()
-        self._rate = rate
-        self._burst = float(burst)
-        self._tokens = float(burst)
-        self._stamp = time.monotonic()
+        self._bucket = TokenBucket(rate, burst)
         self._sender = threading.Thread(target=self._drain, name="liarsdice-ws-send", daemon=True)
         self._sender.start()
 
@@ -51,43 +61,53 @@ class Connection:
         try:
             self._outbox.put_nowait(text)
         except queue.Full:
-            self._closed.set()
+            self._cut = True
+            self._end(LAGGING, "you stopped reading: reload to reconnect")
 
     def allow(self) -> bool:
         """Take a token for one client message; False when the client sends too fast."""
-        now = time.monotonic()
-        self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate)
-        self._stamp = now
-        if self._tokens < 1:
-            return False
-        self._tokens -= 1
-        return True
+        return self._bucket.take()
+
+    def abandon(self, code: int = NORMAL, reason: str = "") -> None:
+        """End the connection without waiting (safe under a table lock): what is queued is still
+        sent, then a close frame with ``code`` and ``reason``. The socket's own handler notices,
+        stops and calls :meth:`close`."""
+        self._end(code, reason)
+        try:
+            self._outbox.put_nowait(None)
+        except queue.Full:
+            self._cut = True  # the client is not reading what is queued: drop it
+
+    def _end(self, code: int, reason: str) -> None:
+        if not self.closed:
+            self.close_code, self.close_reason = code, reason
+        self._closed.set()
 
     def _drain(self) -> None:
+        """The sender: blocks until there is something to send (no polling), stops at the end
+        marker or once the connection is cut, then sends the close frame."""
         while True:
-            try:
-                text = self._outbox.get(timeout=0.5)
-            except queue.Empty:
-                if self.closed:
-                    return
-                continue
-            if text is None:
-                return
+            text = self._outbox.get()
+            if text is None or self._cut:
+                break
             try:
                 self.ws.send(text)
             except Exception:
                 self._closed.set()
                 return
-
-    def abandon(self) -> None:
-        """Mark the connection closed without waiting (safe under a table lock); the socket's own
-        handler notices, stops and calls :meth:`close`."""
-        self._closed.set()
-        with contextlib.suppress(queue.Full):
-            self._outbox.put_nowait(None)
+        with contextlib.suppress(Exception):
+            self.ws.close(reason=self.close_code, message=self.close_reason)
 
     def close(self) -> None:
-        """Stop sending (after what is queued, if the client still reads) and join the thread."""
+        """Stop sending (after what is queued, if the client still reads) and join the sender;
+        a sender stuck on a client that does not read is cut off by shutting the socket down."""
         self.abandon()
-        if threading.current_thread() is not self._sender:
-            self._sender.join(timeout=5)
+        if threading.current_thread() is self._sender:
+            return
+        self._sender.join(timeout=SENDER_GRACE)
+        if self._sender.is_alive():
+            raw = getattr(self.ws, "sock", None)
+            if raw is not None:
+                with contextlib.suppress(OSError):
+                    raw.shutdown(socket.SHUT_RDWR)
+            self._sender.join(timeout=SENDER_GRACE)

@@ -5,8 +5,9 @@ the end of the request; :func:`connect` opens a standalone connection for code r
 request (the hub's worker threads), which the caller closes. :func:`write_transaction` runs a
 read-modify-write as one ``BEGIN IMMEDIATE`` transaction, so concurrent writers (threads or
 processes) are serialized and wait up to :data:`BUSY_TIMEOUT` seconds for each other instead of
-failing. :func:`init_app` creates the schema if it is missing, so a fresh database file needs no
-setup step.
+failing. :func:`init_app` creates the schema if it is missing and adds the columns an older
+database lacks (:data:`ADDED_COLUMNS`), so neither a fresh nor an old database file needs a setup
+step.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ CREATE TABLE IF NOT EXISTS players (
     sigma REAL NOT NULL DEFAULT 8.333333333333334,
     rated_games INTEGER NOT NULL DEFAULT 0,
     created_at TEXT NOT NULL DEFAULT (datetime('now')),
+    last_seen TEXT,                    -- UTC; NULL: not seen since created_at
     UNIQUE (nickname, bot_kind)
 );
 CREATE TABLE IF NOT EXISTS games (
@@ -56,6 +58,8 @@ CREATE TABLE IF NOT EXISTS game_players (
 CREATE INDEX IF NOT EXISTS game_players_player ON game_players(player_id);
 """
 
+ADDED_COLUMNS = (("players", "last_seen", "TEXT"),)
+"""Columns added to the schema after its first release: (table, column, declaration)."""
 
 BUSY_TIMEOUT = 30.0
 """Seconds a connection waits for another writer's lock before ``database is locked``."""
@@ -106,13 +110,25 @@ def close_db(_: BaseException | None = None) -> None:
         conn.close()
 
 
+def add_missing_columns(conn: sqlite3.Connection) -> None:
+    """``ALTER TABLE … ADD COLUMN`` each of :data:`ADDED_COLUMNS` the database lacks, in one write
+    transaction (so two processes starting at once do not both add it)."""
+    with write_transaction(conn):
+        for table, column, declaration in ADDED_COLUMNS:
+            present = {row["name"] for row in conn.execute(f"PRAGMA table_info({table})")}
+            if column not in present:
+                conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+
+
 def init_schema(path: str | Path) -> None:
-    """Create the tables that do not exist yet (idempotent); WAL mode for concurrent readers."""
+    """Create the tables that do not exist yet and add missing columns (idempotent); WAL mode
+    for concurrent readers."""
     conn = connect(path)
     try:
         conn.execute("PRAGMA journal_mode = WAL")
         conn.executescript(SCHEMA)
         conn.commit()
+        add_missing_columns(conn)
     finally:
         conn.close()
 

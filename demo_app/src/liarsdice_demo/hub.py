@@ -1,10 +1,14 @@
 """The table hub: the one owner of live tables, kept in ``app.extensions["liarsdice_hub"]``.
 
-Contract: :meth:`TableHub.create` makes a table with a fresh 4-letter code; :meth:`TableHub.get`
-finds one by code (case-insensitive). The hub's own lock only guards the code → table map; each
-table has its own lock. Timers, bot turns and saving finished games run on the hub's
-:class:`~liarsdice_demo.scheduler.Scheduler`, never on request threads. :meth:`TableHub.shutdown`
-stops every thread the hub started. This is the only mutable state the app keeps in memory.
+Contract: :meth:`TableHub.create` makes a table with a fresh code of :data:`CODE_LENGTH` letters
+from :data:`CODE_LETTERS` (24**8, about 1.1e11 codes) and refuses a client that already hosts
+``MAX_TABLES_PER_CLIENT`` live tables (:class:`TooManyTables`) or a full server
+(``RuntimeError``); :meth:`TableHub.get` finds one by code (case-insensitive);
+:meth:`TableHub.listed` is what the lobby may show: public tables not yet over. The hub's own
+lock only guards the code → table map; each table has its own lock. Timers, bot turns and saving
+finished games run on the hub's :class:`~liarsdice_demo.scheduler.Scheduler`, never on request
+threads. :meth:`TableHub.shutdown` stops every thread the hub started. This is the only mutable
+state the app keeps in memory.
 """
 
 from __future__ import annotations
@@ -22,9 +26,21 @@ from liarsdice_demo.scheduler import Scheduler
 from liarsdice_demo.table import TableSession
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
+"""No I or O (read as 1 and 0): 24 letters."""
+CODE_LENGTH = 8
+MAX_TABLES_PER_CLIENT = 5
+CAP_RETRY_SECONDS = 60
+"""The ``Retry-After`` given to a client at its table cap (a game usually ends within minutes)."""
+LIVE = ("waiting", "playing")
 IDLE_SECONDS = 3600.0
 SWEEP_SECONDS = 300.0
 KEY = "liarsdice_hub"
+
+
+class TooManyTables(RuntimeError):
+    """This client already hosts as many live tables as it may; ``retry_after`` in seconds."""
+
+    retry_after = CAP_RETRY_SECONDS
 
 
 class TableHub:
@@ -39,14 +55,22 @@ class TableHub:
         self.scheduler.call_later(SWEEP_SECONDS, self._sweep)
 
     def create(
-        self, config: TableConfig, host: tuple[int, str] | None = None, *, start: bool = False
+        self,
+        config: TableConfig,
+        host: tuple[int, str] | None = None,
+        *,
+        start: bool = False,
+        public: bool = False,
+        client: str | None = None,
     ) -> TableSession:
-        """A new table; ``host`` (player id, nickname) takes seat 1; ``start`` deals at once."""
+        """A new table; ``host`` (player id, nickname) takes seat 1; ``start`` deals at once;
+        ``public`` lists it in the lobby; ``client`` (an address) counts towards that client's
+        cap (:class:`TooManyTables`)."""
         with self._lock:
-            if len(self._tables) >= self.settings.get("MAX_TABLES", 2000):
-                raise RuntimeError("the server is full: try again later")
+            self._check_room(client)
             code = self._new_code()
-            table = TableSession(code, config, self, host[0] if host else None)
+            host_id = host[0] if host else None
+            table = TableSession(code, config, self, host_id, public=public, client=client)
             self._tables[code] = table
         if host is not None:
             table.sit(*host)
@@ -54,9 +78,32 @@ class TableHub:
             table.start_now()
         return table
 
+    def check_room(self, client: str | None) -> None:
+        """:class:`TooManyTables` if ``client`` is at its cap, ``RuntimeError`` if the server is
+        full; else nothing (a table may still be refused by :meth:`create` after a race)."""
+        with self._lock:
+            self._check_room(client)
+
+    def _check_room(self, client: str | None) -> None:
+        if client is not None and self._hosted_by(client) >= self._per_client():
+            raise TooManyTables(
+                f"you already host {self._per_client()} live tables: "
+                "finish or leave one before opening another"
+            )
+        if len(self._tables) >= self.settings.get("MAX_TABLES", 2000):
+            raise RuntimeError("the server is full: try again later")
+
+    def _per_client(self) -> int:
+        return int(self.settings.get("MAX_TABLES_PER_CLIENT", MAX_TABLES_PER_CLIENT))
+
+    def _hosted_by(self, client: str) -> int:
+        """Live tables ``client`` created that are not over (read without their locks: the
+        lock order is table, then hub)."""
+        return sum(t.client == client and t.status in LIVE for t in self._tables.values())
+
     def _new_code(self) -> str:
         while True:
-            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(4))
+            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
             if code not in self._tables:
                 return code
 
@@ -69,6 +116,10 @@ class TableHub:
         """Every live table, newest first."""
         with self._lock:
             return sorted(self._tables.values(), key=lambda t: t.created, reverse=True)
+
+    def listed(self) -> list[TableSession]:
+        """Public tables waiting or playing, newest first: all the lobby may show."""
+        return [t for t in self.tables() if t.public and t.status in LIVE]
 
     def save_game(self, record: dict[str, Any]) -> tuple[int, dict[str, dict[str, float]] | None]:
         """Store a finished game (and update ratings if rated); runs on a scheduler worker."""

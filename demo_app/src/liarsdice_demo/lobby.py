@@ -2,6 +2,8 @@
 
 Contract: pages only; table creation itself goes through the JSON API
 (:mod:`liarsdice_demo.api`), which the lobby's script calls after validating the combination.
+The lobby lists public tables only (:meth:`TableHub.listed`); ``/join`` takes a table code (any
+case) or a pasted share link, whose join key it carries over to the table page.
 """
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ from werkzeug.wrappers import Response
 from liarsdice_demo import history
 from liarsdice_demo.composition import DEFAULT_TURN, MAX_SEATS, MIN_SEATS, catalog
 from liarsdice_demo.db import get_db
-from liarsdice_demo.hub import current_hub
+from liarsdice_demo.hub import CODE_LENGTH, current_hub
 
 bp = Blueprint("lobby", __name__)
-CODE = re.compile(r"^[A-Za-z]{4}$")
+CODE = re.compile(rf"^[A-Za-z]{{{CODE_LENGTH}}}$")
+LINK = re.compile(rf"/t/([A-Za-z]{{{CODE_LENGTH}}})/?(?:\?key=([\w-]{{1,64}}))?$")
+"""A pasted share link: ``…/t/<CODE>?key=<KEY>``."""
 
 
 @bp.get("/")
@@ -26,7 +30,7 @@ def index() -> str:
     return render_template(
         "lobby.html",
         catalog=catalog(),
-        tables=[t.summary() for t in current_hub().tables()[:30]],
+        tables=[t.summary() for t in current_hub().listed()[:30]],
         games=history.recent_games(get_db(), 10),
         nickname=g.player["nickname"] if g.player else "",
         min_seats=MIN_SEATS,
@@ -38,8 +42,14 @@ def index() -> str:
 
 @bp.get("/join")
 def join() -> Response:
-    """Go to the table whose code is in ``?code=`` (back to the lobby with a message if none)."""
-    code = (request.args.get("code") or "").strip()
+    """Go to the table whose code (or share link) is in ``?code=`` (back to the lobby with a
+    message if there is no such live table)."""
+    given = (request.args.get("code") or "").strip()
+    code, key = given, None
+    link = LINK.search(given)
+    if link is not None:
+        code, key = link.group(1), link.group(2)
     if not CODE.match(code) or current_hub().get(code) is None:
-        return redirect(url_for("lobby.index", error=f"No live table has the code {code[:8]!r}."))
-    return redirect(url_for("pages.table", code=code.upper()))
+        shown = code[:CODE_LENGTH]
+        return redirect(url_for("lobby.index", error=f"No live table has the code {shown!r}."))
+    return redirect(url_for("pages.table", code=code.upper(), key=key))

@@ -40,14 +40,20 @@ def _table(code: str) -> TableSession:
 
 @bp.get("/t/<code>")
 def table(code: str) -> str:
-    """The table page: the game for a seated player, the public view for anyone else."""
+    """The table page: the game for a seated player, the public view for anyone else.
+
+    The join key goes to the page only for a seated player (to share) or a visitor whose
+    ``?key=`` is right (to sit); everyone else's share link is the bare page address."""
     live = _table(code)
     seat = live.seat_of(g.player["id"]) if g.player else None
+    given = request.args.get("key")
+    shown = seat is not None or (not live.public and live.admits(given))
     return render_template(
         "table.html",
         table=live,
         config=live.config.summary(),
         seat_token=seat.token if seat else None,
+        join_key=live.join_key if shown else None,
         nickname=g.player["nickname"] if g.player else "",
     )
 
@@ -109,6 +115,8 @@ def leaderboard() -> str:
 @bp.get("/players/<int:player_id>")
 def player(player_id: int) -> str:
     """A player's rating and games."""
+    if player_id > SQLITE_MAX_INT:  # SQLite cannot even look it up (OverflowError): no such player
+        abort(404, description="No such player.")
     db = get_db()
     row = db.execute("SELECT * FROM players WHERE id = ?", (player_id,)).fetchone()
     if row is None:

@@ -32,6 +32,7 @@ FIELDS: dict[str, dict[str, type]] = {
     "call": {"kind": str, "payload": dict},
     "start": {},
     "rematch": {},
+    "kick": {"seat": int},
     "ping": {},
 }
 """Client message types and their fields (all fields required except those in :data:`OPTIONAL`)."""

@@ -1,66 +1,98 @@
 """The WebSocket endpoint ``/ws/<code>``: one socket per seat (or spectator), JSON messages.
 
-Contract: the first message must be ``hello`` (with the seat token for a seat, without it to
-watch); then each message is rate-limited per socket, parsed (:func:`liarsdice_demo.protocol.parse`,
-which checks the size and nesting caps on the raw text before parsing) and handed to the table,
-which replies with an error or broadcasts the change. Malformed, oversized, too deeply nested,
-out-of-turn or illegal messages get an ``error`` reply and change nothing (docs/protocol.md lists
-the limits). A message that trips a bug in the server gets an ``internal error`` reply (the bug is
-logged) and the socket stays open. A socket whose client stops reading is closed, not waited for.
+Contract: a socket is first admitted by the app's :class:`~liarsdice_demo.gate.SocketGate` (the
+server's and the client's socket caps, the client's rate of opening sockets) or closed at once
+with code 1013 and the reason; a socket for a table that does not exist is closed with code
+:data:`GONE` (clients stop reconnecting). The first message must be ``hello`` (with the seat token
+for a seat, without it to watch) within :data:`HELLO_SECONDS`; then each message is rate-limited
+per socket and per client, parsed (:func:`liarsdice_demo.protocol.parse`, which checks the size
+and nesting caps on the raw text before parsing) and handed to the table, which replies with an
+error or broadcasts the change. Malformed, oversized, too deeply nested, out-of-turn or illegal
+messages get an ``error`` reply and change nothing (docs/protocol.md lists the limits). A socket
+that keeps sending past its limit is closed with code :data:`FLOODING`. A message that trips a
+bug in the server gets an ``internal error`` reply (the bug is logged) and the socket stays open.
+A socket whose client stops reading is closed, not waited for.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import socket
 from typing import Any
 
-from flask import Flask
+from flask import Flask, current_app, request
 from flask_sock import Sock
 
 from liarsdice_demo.connection import Connection
+from liarsdice_demo.gate import Refused, SocketGate
 from liarsdice_demo.hub import current_hub
 from liarsdice_demo.protocol import ProtocolError, error, message, parse
 from liarsdice_demo.table import TableError
 
 log = logging.getLogger(__name__)
 sock = Sock()
-IDLE_POLL = 1.0
+IDLE_POLL = 30.0
+"""Seconds between checks, on an idle socket, that the table has not dropped the connection (a
+dropped connection's close frame normally wakes the socket at once)."""
 HELLO_SECONDS = 30.0
+GONE = 4404
+"""Close code: no live table has this code (the client should stop reconnecting)."""
+FLOODING = 1008
+"""Close code: the client kept sending past its rate limit (policy violation)."""
+FLOOD_DROPS = 100
+"""Messages dropped in a row for the rate limit after which the socket is closed."""
+KEY = "liarsdice_gate"
 
 
 @sock.route("/ws/<code>")
 def table_socket(ws: Any, code: str) -> None:
     """Serve one client of table ``code`` until it goes away."""
-    table = current_hub().get(code)
-    conn = Connection(ws)
-    waited = 0.0
-    warned = False
+    gate: SocketGate = current_app.extensions[KEY]
+    client = request.remote_addr or "?"
     try:
-        if table is None:
-            conn.send(error(f"no live table has the code {code!r}"))
-            return
+        gate.admit(client)
+    except Refused as refused:
+        ws.close(reason=refused.code, message=refused.reason)
+        return
+    try:
+        _serve(ws, code, gate, client)
+    finally:
+        gate.release(client)
+
+
+def _serve(ws: Any, code: str, gate: SocketGate, client: str) -> None:
+    table = current_hub().get(code)
+    if table is None:
+        ws.close(reason=GONE, message=f"no live table has the code {code[:12]!r}")
+        return
+    with contextlib.suppress(AttributeError, OSError):  # small messages go out at once
+        ws.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    conn = Connection(ws)
+    dropped = 0
+    try:
         while not conn.closed:
-            raw = ws.receive(timeout=IDLE_POLL)
+            raw = ws.receive(timeout=IDLE_POLL if conn.greeted else HELLO_SECONDS)
             if raw is None:
-                waited += IDLE_POLL
-                if not conn.greeted and waited >= HELLO_SECONDS:
+                if not conn.greeted:
                     conn.send(error("say hello first"))
                     return
                 continue
-            if not conn.allow():
-                if not warned:
+            if not (conn.allow() and gate.allow_message(client)):
+                dropped += 1
+                if dropped == 1:
                     conn.send(error("too many messages: slow down"))
-                    warned = True
+                elif dropped >= FLOOD_DROPS:
+                    conn.abandon(FLOODING, "too many messages: closed")
                 continue
-            warned = False
+            dropped = 0
             try:
                 _handle(table, conn, raw)
             except Exception:  # a bug, not the client's fault: say so, keep the socket open
                 log.exception("table %s: a client message was not handled", code)
                 conn.send(error("internal error: the message was not handled"))
     finally:
-        if table is not None:
-            table.detach(conn)
+        table.detach(conn)
         conn.close()
 
 
@@ -87,5 +119,6 @@ def _handle(table: Any, conn: Connection, raw: object) -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Register the WebSocket route on ``app``."""
+    """Register the WebSocket route on ``app`` and give it a socket gate from its config."""
+    app.extensions[KEY] = SocketGate.from_config(app.config)
     sock.init_app(app)

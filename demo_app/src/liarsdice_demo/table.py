@@ -17,6 +17,12 @@ A game that reaches its ruleset's move limit (:meth:`liarsdice.Ruleset.move_limi
 winner is stopped: the table's status becomes ``stopped``, every connection gets a ``stopped``
 message saying why (repeated as ``table.stopped`` in every state), nothing is saved or rated and
 no rematch is offered. Bots and the clock cannot keep a table of rules that never finish busy.
+
+Access: a table is private unless its host made it public. Anyone with the code may watch, but
+taking a seat at a private table needs its join key (the share link's secret, compared in
+constant time); the key is never sent on a socket. Before the start the host may ``kick`` a seat:
+its connections get a ``kicked`` message and are closed (code 4403), and that player may not sit
+at this table again.
 """
 
 from __future__ import annotations
@@ -61,6 +67,18 @@ class TableError(ValueError):
     """A request about a table cannot be granted; the message says why."""
 
 
+class Forbidden(TableError):
+    """The caller may not do that at this table (no share-link key, or removed by the host)."""
+
+
+PRIVATE = "this table is private: ask its host for the share link"
+BANNED = "the host removed you from this table: you cannot sit at it again"
+KICKED = 4403
+"""WebSocket close code sent to the connections of a seat the host removed."""
+REPLACED = 4409
+"""WebSocket close code sent to a seat's oldest tab when a newer one takes its place."""
+
+
 @attrs.define(eq=False)
 class Seat:
     """A seat: a human (with a secret seat token) or a bot (with its :class:`Bot`)."""
@@ -90,11 +108,27 @@ class Seat:
 class TableSession:
     """A live table. ``hub`` provides ``scheduler``, ``settings`` and ``save_game``."""
 
-    def __init__(self, code: str, config: TableConfig, hub: Any, host_player: int | None) -> None:
+    def __init__(
+        self,
+        code: str,
+        config: TableConfig,
+        hub: Any,
+        host_player: int | None,
+        *,
+        public: bool = False,
+        client: str | None = None,
+    ) -> None:
         self.code = code
         self.config = config
         self.hub = hub
         self.host_player = host_player
+        self.public = public
+        """Listed in the lobby, and anyone with the code may sit (else only with the join key)."""
+        self.client = client
+        """The address that created the table (for the per-client table cap)."""
+        self.join_key = secrets.token_urlsafe(12)
+        """The share link's secret: needed to sit at a private table. Never sent on a socket."""
+        self._banned: set[int] = set()
         self.lock = threading.RLock()
         self.seats: list[Seat | None] = [None] * config.seats
         self.status = "waiting"
@@ -120,12 +154,38 @@ class TableSession:
 
     # --- seats -----------------------------------------------------------------------------------
 
-    def sit(self, player_id: int, nickname: str) -> Seat:
-        """Seat ``player_id`` (or return the seat they hold); ``TableError`` if that cannot be."""
+    def admits(self, key: object) -> bool:
+        """True when ``key`` lets a newcomer sit: any key at a public table, else the join key
+        (compared in constant time, as UTF-8 bytes)."""
+        if self.public:
+            return True
+        if not isinstance(key, str):
+            return False
+        given = key.encode("utf-8", "surrogatepass")
+        return hmac.compare_digest(self.join_key.encode("utf-8"), given)
+
+    def refusal(self, player_id: int | None, key: object) -> str | None:
+        """Why ``player_id`` (``None``: a newcomer) with ``key`` may not sit here, or ``None``
+        (the host, and a player already seated, need no key)."""
+        with self.lock:
+            if player_id is not None and player_id == self.host_player:
+                return None
+            if player_id is not None and self.seat_of(player_id) is not None:
+                return None
+            if player_id in self._banned:
+                return BANNED
+            return None if self.admits(key) else PRIVATE
+
+    def sit(self, player_id: int, nickname: str, key: object = None) -> Seat:
+        """Seat ``player_id`` (or return the seat they hold); :class:`Forbidden` without the join
+        key of a private table or for a player the host removed; ``TableError`` if no seat."""
         with self.lock:
             mine = self.seat_of(player_id)
             if mine is not None:
                 return mine
+            refused = self.refusal(player_id, key)
+            if refused is not None:
+                raise Forbidden(refused)
             if self.status != "waiting":
                 raise TableError("the game has started: you can watch, and sit at the next table")
             free = [i for i, seat in enumerate(self.seats) if seat is None]
@@ -185,7 +245,9 @@ class TableSession:
                 if len(seat.conns) >= MAX_CONNS_PER_SEAT:
                     oldest = next(iter(seat.conns))
                     del seat.conns[oldest]
-                    oldest.abandon()
+                    oldest.abandon(
+                        REPLACED, "this seat is open in another tab: this one was closed"
+                    )
                 seat.conns[conn] = None
             conn.seat = seat.index if seat else None
             conn.table = self
@@ -256,6 +318,8 @@ class TableSession:
             self._start(seat)
         elif intent.type == "rematch":
             self._rematch(seat)
+        elif intent.type == "kick":
+            self._kick(seat, intent.fields["seat"])
         elif intent.type == "bid":
             bid = Bid(intent.fields["quantity"], intent.fields["face"])
             self._act(BidAction(seat.name, bid, intent.fields.get("payload") or NO_PAYLOAD))
@@ -292,6 +356,28 @@ class TableSession:
                 raise TableError("a game needs 2 players: share the link, or add bots")
             self._fill_with_bots()
             self._new_game()
+
+    def _kick(self, host: Seat, index: int) -> None:
+        """The host empties seat ``index`` before the start; its player may not sit again."""
+        if host.player_id != self.host_player:
+            raise TableError("only the table's host can remove a player")
+        if self.status != "waiting":
+            raise TableError("players can only be removed before the game starts")
+        if index == host.index:
+            raise TableError("the host cannot remove their own seat")
+        target = self.seats[index] if 0 <= index < len(self.seats) else None
+        if target is None:
+            raise TableError("that seat is empty")
+        self.seats[index] = None
+        if target.player_id is not None:
+            self._banned.add(target.player_id)
+        reason = "the host removed you from this table"
+        for conn in list(target.conns):
+            conn.send(message("kicked", seat=index, reason=reason))
+            conn.seat = None
+            conn.abandon(KICKED, reason)
+        self._log.append(f"The host removed {target.name}.")
+        self._broadcast()
 
     def _rematch(self, seat: Seat) -> None:
         if self.status == "stopped":
@@ -608,4 +694,5 @@ class TableSession:
                 "taken": taken,
                 "rated": self.config.rated,
                 "bot_kind": self.config.bot_kind,
+                "public": self.public,
             }

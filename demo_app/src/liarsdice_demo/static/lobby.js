@@ -131,6 +131,7 @@ form.addEventListener("submit", async (event) => {
     turn_seconds: Number(document.getElementById("turn_seconds").value),
     dice_per_player: Number(document.getElementById("dice_per_player").value),
     rated: document.getElementById("rated").checked,
+    public: document.getElementById("public").checked,
   };
   createButton.disabled = true;
   const answer = await postJSON("/api/tables", body);

@@ -10,6 +10,7 @@ let deadline = null; // performance.now() at which the turn clock runs out
 let nextId = 1;
 let retry = 0;
 let closedForGood = false;
+let busyWait = 0; // ms before retrying after "try again later" (1013); grows, reset on welcome
 let marked = new Set(); // indices into own_dice the player picked to show with the bid (bluff)
 let markedFor = null; // the round and dice those marks belong to
 
@@ -19,6 +20,13 @@ const CALL_LABELS = {
   pass: "Pass (my dice are all alike)",
   doubt: "Doubt the pass!",
 };
+// WebSocket close codes the server uses (docs/protocol.md).
+const GONE = 4404; // no live table has this code: stop
+const KICKED = 4403; // the host removed this seat: stop
+const REPLACED = 4409; // this seat was opened in a newer tab, which keeps it: stop
+const BUSY = 1013; // the server (or this client's socket cap) is full: retry later, slower
+const BUSY_FIRST = 2000;
+const BUSY_MAX = 60000;
 // Calls whose ruling counts the dice matching the bid (a doubt is about the passer's dice).
 const countsTheBid = (call) => call !== "doubt";
 
@@ -40,15 +48,55 @@ function connect() {
     if (message.v !== 1) return;
     if (message.type === "state") render(message);
     else if (message.type === "error") $("action-error").textContent = message.error;
-    else if (message.type === "welcome") $("connection").textContent = message.seat === null
-      ? "watching (spectator)" : `connected · you are ${message.name}`;
+    else if (message.type === "kicked") stop(message.reason ?? "the host removed you from this table");
+    else if (message.type === "welcome") {
+      busyWait = 0;
+      $("connection").textContent = message.seat === null
+        ? "watching (spectator)" : `connected · you are ${message.name}`;
+    }
   });
-  socket.addEventListener("close", () => {
-    if (closedForGood) return;
+  socket.addEventListener("close", (event) => {
+    if (closedForGood || event.target !== socket) return; // a socket replaced by reconnect()
+    if (event.code === GONE || event.code === KICKED || event.code === REPLACED) {
+      stop(event.reason || "this page is no longer connected to the table");
+      return;
+    }
+    if (event.code === BUSY) {
+      busyWait = busyWait ? Math.min(BUSY_MAX, busyWait * 2) : BUSY_FIRST;
+      $("connection").textContent = `the server is busy: retrying in ${Math.round(busyWait / 1000)} s…`;
+      setTimeout(connect, busyWait);
+      return;
+    }
     $("connection").textContent = "connection lost: reconnecting…";
-    const wait = Math.min(10000, 500 * 2 ** retry++);
-    setTimeout(connect, wait);
+    setTimeout(reconnectUnlessGone, Math.min(10000, 500 * 2 ** retry++));
   });
+}
+
+// A close code can be lost on the way (a proxy, or a server that writes after the close frame:
+// the browser then reports 1006), so before reconnecting ask once whether the table still exists.
+async function reconnectUnlessGone() {
+  if (closedForGood) return;
+  try {
+    const response = await fetch(`/api/tables/${boot.code}`, { credentials: "same-origin" });
+    if (response.status === 404) {
+      const answer = await response.json().catch(() => ({}));
+      stop(answer.error ?? `no live table has the code ${boot.code}`);
+      return;
+    }
+  } catch {
+    // the server is unreachable: keep trying the socket
+  }
+  connect();
+}
+
+/** Stop reconnecting for good and say why, with a way back to the lobby. */
+function stop(reason) {
+  closedForGood = true;
+  seatToken = null;
+  $("connection").replaceChildren(`Disconnected: ${reason}. `, el("a", { href: "/" }, "Back to the lobby"));
+  $("connection").className = "hint stopped";
+  $("sit-form").hidden = true;
+  $("start").hidden = true;
 }
 
 function reconnect() {
@@ -205,9 +253,23 @@ function renderWaiting(message) {
   const bots = boot.config.bot_kind;
   $("waiting-text").textContent = `Waiting for players: ${taken} of ${table.seats.length} seated. ` +
     (bots ? `Empty seats get ${bots} bots when the host starts.` : "Empty seats are dropped when the host starts.");
-  $("sit-form").hidden = message.seat !== null || taken >= table.seats.length;
+  const mayAsk = boot.public || boot.key; // a private table needs the share link's key
+  $("sit-form").hidden = closedForGood || message.seat !== null || taken >= table.seats.length || !mayAsk;
+  if (!mayAsk && message.seat === null && !closedForGood) {
+    $("waiting-text").textContent += " This table is private: ask its host for the share link to sit.";
+  }
   const me = message.seat !== null ? table.seats[message.seat] : null;
-  $("start").hidden = !(me && me.host);
+  $("start").hidden = closedForGood || !(me && me.host);
+}
+
+/** The host's "remove" button for seat `index` before the start (others get nothing). */
+function kickButton(message, seat, index) {
+  const me = message.seat !== null ? message.table.seats[message.seat] : null;
+  if (!me?.host || message.table.status !== "waiting" || index === message.seat || seat.kind !== "human") return null;
+  return el("button", {
+    type: "button", class: "kick", "data-kick": index, title: `Remove ${seat.name}: they cannot sit here again`,
+    onclick: () => send("kick", { seat: index }),
+  }, "remove");
 }
 
 function renderSeats(message) {
@@ -241,7 +303,8 @@ function renderSeats(message) {
     }
     for (const [key, value] of Object.entries(info?.public ?? {})) if (key !== "bullets") facts.push(`${key}: ${value}`);
     return el("div", { class: classes.join(" "), "data-seat": index },
-      el("div", { class: "name" }, seat.name, seat.host ? " ★" : "", seat.kind === "bot" ? el("small", {}, ` ${seat.bot_kind} bot`) : null),
+      el("div", { class: "name" }, seat.name, seat.host ? " ★" : "", seat.kind === "bot" ? el("small", {}, ` ${seat.bot_kind} bot`) : null,
+        kickButton(message, seat, index)),
       el("div", { class: "status" }, !alive ? "out" : seat.connected ? "" : "away"),
       el("div", { class: "dice" }, diceRow),
       el("div", { class: "facts" }, facts.flatMap((f, i) => (i ? [" · ", f] : [f]))),
@@ -336,7 +399,9 @@ $("rematch").addEventListener("click", () => send("rematch"));
 $("copy").addEventListener("click", () => navigator.clipboard?.writeText($("share").value));
 $("sit-form").addEventListener("submit", async (event) => {
   event.preventDefault();
-  const answer = await postJSON(`/api/tables/${boot.code}/seat`, { nickname: $("sit-nickname").value });
+  const body = { nickname: $("sit-nickname").value };
+  if (boot.key) body.key = boot.key;
+  const answer = await postJSON(`/api/tables/${boot.code}/seat`, body);
   if (!answer.ok) {
     $("sit-error").textContent = answer.error;
     return;

@@ -1,0 +1,71 @@
+"""Serving the app: gunicorn's gevent worker, one process, one greenlet per connection.
+
+Contract: :func:`serve` runs ``create_app(config)`` on ``host:port`` under gunicorn with one gevent
+worker (the documented deployment, see the demo's README) until SIGINT or SIGTERM; the app is
+built inside the worker, after gevent has patched the standard library, and its hub is shut down
+when the worker exits. A WebSocket costs a few greenlets and one file descriptor, not a thread, so
+one process holds thousands of them (docs/security.md has the measured figures). Before serving,
+the open-file limit is raised to the most the system allows, and gunicorn may hold as many
+connections as the socket gate admits plus room for page requests.
+"""
+
+from __future__ import annotations
+
+import resource
+from collections.abc import Mapping
+from typing import Any
+
+from gunicorn.app.base import BaseApplication
+
+from liarsdice_demo.gate import socket_capacity
+
+GRACE_SECONDS = 5
+PAGE_CONNECTIONS = 1000
+"""Connections gunicorn keeps for page requests on top of the WebSockets the gate admits."""
+
+
+class DemoServer(BaseApplication):  # type: ignore[misc]
+    """gunicorn configured in code: ``liarsdice-demo`` needs no gunicorn command line."""
+
+    def __init__(self, config: Mapping[str, Any] | None, options: Mapping[str, Any]) -> None:
+        self.app_config = dict(config or {})
+        self.options = dict(options)
+        self.app: Any = None
+        super().__init__()
+
+    def load_config(self) -> None:
+        for key, value in self.options.items():
+            self.cfg.set(key, value)
+        self.cfg.set("worker_exit", self._worker_exit)
+
+    def load(self) -> Any:
+        from liarsdice_demo import create_app
+
+        self.app = create_app(self.app_config)
+        return self.app
+
+    def _worker_exit(self, server: Any, worker: Any) -> None:
+        if self.app is not None:
+            self.app.extensions["liarsdice_hub"].shutdown()
+
+
+def raise_file_limit() -> None:
+    """Raise this process's open-file limit to its hard limit (each WebSocket holds one)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def serve(config: Mapping[str, Any] | None, host: str, port: int) -> None:
+    """Serve the demo app on ``host:port`` until interrupted."""
+    raise_file_limit()
+    options = {
+        "bind": f"{host}:{port}",
+        "workers": 1,
+        "worker_class": "gevent",
+        "worker_connections": socket_capacity() + PAGE_CONNECTIONS,
+        "graceful_timeout": GRACE_SECONDS,
+        "errorlog": "-",
+        "loglevel": "warning",
+    }
+    DemoServer(config, options).run()

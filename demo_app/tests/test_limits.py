@@ -1,0 +1,283 @@
+"""Per-client rate limits (429 with Retry-After, nothing changed) and bounded player rows."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from liarsdice_demo import create_app, db, limits
+from liarsdice_demo.db import get_db
+from liarsdice_demo.players import purge_idle_players
+
+TABLE = {"nickname": "Iris", "preset": "casino", "seats": 3}
+LOOSE = "1000 per minute"
+WAIT = re.compile(r"^too many requests: try again in (\d+) s$")
+
+
+@pytest.fixture
+def make_app(tmp_path: Path) -> Iterator[Any]:
+    """Apps with loose limits except those given; every one is shut down at the end."""
+    made: list[Any] = []
+
+    def make(**config: Any) -> Any:
+        app = create_app(
+            {
+                "TESTING": True,
+                "DATABASE": str(tmp_path / f"limits{len(made)}.sqlite"),
+                "BOT_DELAY": 0.0,
+                "REVEAL_PAUSE": 0.0,
+                "LIMIT_TABLE_CREATION": LOOSE,
+                "LIMIT_SEAT_CLAIMS": LOOSE,
+                "LIMIT_CODE_MISSES": LOOSE,
+                "LIMIT_PLAYER_CREATION": LOOSE,
+                "MAX_TABLES_PER_CLIENT": 1000,  # the hub's own cap: not what is tested here
+                **config,
+            }
+        )
+        made.append(app)
+        return app
+
+    yield make
+    for app in made:
+        app.extensions["liarsdice_hub"].shutdown()
+
+
+def rows(app: Any, sql: str = "SELECT COUNT(*) FROM players") -> int:
+    with app.app_context():
+        return int(get_db().execute(sql).fetchone()[0])
+
+
+def client_at(app: Any, address: str) -> Any:
+    """A test client whose requests come from ``address``."""
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+def live_tables(app: Any) -> int:
+    return len(app.extensions["liarsdice_hub"].tables())
+
+
+def assert_refused(response: Any) -> int:
+    """A JSON 429 with a matching ``Retry-After``; the seconds to wait."""
+    assert response.status_code == 429
+    assert response.json["ok"] is False
+    wait = WAIT.match(response.json["error"])
+    assert wait, response.json
+    assert response.headers["Retry-After"] == wait.group(1)
+    assert 1 <= int(wait.group(1)) <= 3601
+    return int(wait.group(1))
+
+
+def test_the_limits_wrap_the_views(make_app: Any) -> None:
+    app = make_app()
+    for endpoint in ("api.create_table", "api.take_seat", *limits.LOOKUPS):
+        view = app.view_functions[endpoint]
+        assert getattr(view, "__wrapper-limiter-instance") == limits.limiter, endpoint
+
+
+def test_table_creation_is_limited_per_client(make_app: Any) -> None:
+    app = make_app(LIMIT_TABLE_CREATION="2 per minute")
+    client = app.test_client()
+    for _ in range(2):
+        assert client.post("/api/tables", json=TABLE).status_code == 200
+    assert assert_refused(client.post("/api/tables", json=TABLE)) <= 61
+    assert live_tables(app) == 2
+    # Another address has its own budget.
+    other = client_at(app, "198.51.100.9")
+    assert other.post("/api/tables", json=TABLE).status_code == 200
+
+
+def test_a_second_app_does_not_double_the_counting(make_app: Any) -> None:
+    """Decorating a second app's views adds no second copy of a limit (each request hits once)."""
+    make_app()
+    app = make_app(LIMIT_TABLE_CREATION="3 per minute")
+    client = app.test_client()
+    for _ in range(3):
+        assert client.post("/api/tables", json=TABLE).status_code == 200
+    assert client.post("/api/tables", json=TABLE).status_code == 429
+
+
+def test_seat_claims_are_limited(make_app: Any) -> None:
+    app = make_app(LIMIT_SEAT_CLAIMS="2 per minute")
+    host = app.test_client()
+    tables = [host.post("/api/tables", json={**TABLE, "seats": 4}).json for _ in range(2)]
+    guest = client_at(app, "198.51.100.20")
+    body = {"nickname": "Knox"}
+    for made in tables:
+        url = f"/api/tables/{made['code']}/seat"
+        assert guest.post(url, json={**body, "key": made["join_key"]}).status_code == 200
+    third = host.post("/api/tables", json={**TABLE, "seats": 4}).json
+    refused = guest.post(
+        f"/api/tables/{third['code']}/seat", json={**body, "key": third["join_key"]}
+    )
+    assert_refused(refused)
+    assert host.get(f"/api/tables/{third['code']}").json["taken"] == 1
+
+
+def test_only_lookup_misses_count_and_they_share_one_budget(make_app: Any) -> None:
+    app = make_app(LIMIT_CODE_MISSES="3 per minute")
+    client = app.test_client()
+    code = client.post("/api/tables", json=TABLE).json["code"]
+    for _ in range(10):  # finding a table costs nothing
+        assert client.get(f"/api/tables/{code}").status_code == 200
+        assert client.get(f"/t/{code}").status_code == 200
+    assert client.get("/join", query_string={"code": code}).location.endswith(f"/t/{code}")
+    # Three misses, each on a different kind of lookup...
+    assert client.get("/api/tables/ZZZZZZZZ").status_code == 404
+    assert client.get("/t/ZZZZZZZZ/odds").status_code == 404
+    assert "error=" in client.get("/join", query_string={"code": "ZZZZZZZZ"}).location
+    # ...spend the budget: now every lookup waits, even of a live table.
+    assert_refused(client.get(f"/api/tables/{code}"))
+    assert_refused(client.post(f"/api/tables/{code}/seat", json={}))
+    page = client.get(f"/t/{code}")
+    assert page.status_code == 429 and int(page.headers["Retry-After"]) >= 1
+    assert "too many requests: try again in" in page.get_data(as_text=True).lower()
+    assert client.get("/join", query_string={"code": code}).status_code == 429
+    assert client.get(f"/t/{code}/rules").status_code == 429
+    # Other pages and other clients are not affected.
+    assert client.get("/").status_code == 200
+    other = client_at(app, "198.51.100.30")
+    assert other.get(f"/api/tables/{code}").status_code == 200
+
+
+def test_the_eleventh_new_player_in_an_hour_is_refused(make_app: Any) -> None:
+    app = make_app(LIMIT_PLAYER_CREATION="10 per hour")
+    clients = [app.test_client() for _ in range(10)]
+    made = [client.post("/api/tables", json=TABLE) for client in clients]
+    assert all(answer.status_code == 200 for answer in made)
+    newcomer = app.test_client()
+    wait = assert_refused(newcomer.post("/api/tables", json=TABLE))
+    assert 3000 < wait <= 3600
+    assert rows(app) == 10 and live_tables(app) == 10
+    assert newcomer.get_cookie("ld_player") is None
+    # A seat claim would make a player too: refused the same way.
+    table = made[0].json
+    body = {"nickname": "Knox", "key": table["join_key"]}
+    assert_refused(newcomer.post(f"/api/tables/{table['code']}/seat", json=body))
+    assert rows(app) == 10
+    # A player who has a cookie makes no new row: still welcome; another address has its own budget.
+    assert clients[0].post("/api/tables", json=TABLE).status_code == 200
+    elsewhere = client_at(app, "198.51.100.40")
+    assert elsewhere.post("/api/tables", json=TABLE).status_code == 200
+    assert rows(app) == 11
+
+
+def test_proxy_fix_limits_the_forwarded_client(make_app: Any) -> None:
+    app = make_app(LIMIT_TABLE_CREATION="1 per minute", PROXY_FIX={"x_for": 1})
+    client = app.test_client()
+    first = {"X-Forwarded-For": "203.0.113.1"}
+    assert client.post("/api/tables", json=TABLE, headers=first).status_code == 200
+    assert client.post("/api/tables", json=TABLE, headers=first).status_code == 429
+    second = {"X-Forwarded-For": "203.0.113.2"}
+    assert client.post("/api/tables", json=TABLE, headers=second).status_code == 200
+
+
+def test_the_storage_comes_from_config(make_app: Any) -> None:
+    make_app(RATELIMIT_STORAGE_URI="memory://")
+    assert type(limits.limiter.storage).__name__ == "MemoryStorage"
+
+
+def add_player(
+    conn: sqlite3.Connection, name: str, seen: str | None, bot: str | None = None
+) -> int:
+    cursor = conn.execute(
+        "INSERT INTO players (nickname, bot_kind, created_at, last_seen)"
+        " VALUES (?, ?, datetime('now', '-400 days'), ?)",
+        (name, bot, seen),
+    )
+    return int(cursor.lastrowid or 0)
+
+
+def test_idle_players_without_a_game_are_purged(make_app: Any) -> None:
+    app = make_app()
+    conn = db.connect(app.config["DATABASE"])
+    try:
+        old = add_player(conn, "Old", "2000-01-01 00:00:00")
+        never = add_player(conn, "Never", None)  # no last_seen: created_at counts
+        recent = add_player(conn, "Recent", None)
+        conn.execute(
+            "UPDATE players SET last_seen = datetime('now', '-29 days') WHERE id = ?", (recent,)
+        )
+        played = add_player(conn, "Played", "2000-01-01 00:00:00")
+        bot = add_player(conn, "Bot (bot)", None, bot="random")
+        game = conn.execute(
+            "INSERT INTO games (table_code, title, variants, options, rated, dice_per_player,"
+            " winner, events) VALUES ('ABCD', 't', '[]', '{}', 1, 5, 'Played', '[]')"
+        ).lastrowid
+        conn.execute(
+            "INSERT INTO game_players (game_id, player_id, seat, name, place) VALUES (?, ?, 0, 'Played', 1)",
+            (game, played),
+        )
+        conn.commit()
+        assert purge_idle_players(conn, 30) == 2
+        left = {row[0] for row in conn.execute("SELECT id FROM players")}
+        assert left == {recent, played, bot}
+        assert old not in left and never not in left
+    finally:
+        conn.close()
+
+
+def test_a_new_player_triggers_the_purge_at_most_once_per_interval(make_app: Any) -> None:
+    app = make_app(PLAYER_TTL_DAYS=30, PLAYER_PURGE_SECONDS=3600)
+    conn = db.connect(app.config["DATABASE"])
+    try:
+        add_player(conn, "Old", "2000-01-01 00:00:00")
+        conn.commit()
+        app.test_client().post("/api/tables", json=TABLE)
+        assert rows(app, "SELECT COUNT(*) FROM players WHERE nickname = 'Old'") == 0
+        add_player(conn, "Old", "2000-01-01 00:00:00")
+        conn.commit()
+        app.test_client().post("/api/tables", json=TABLE)  # within the hour: no purge
+        assert rows(app, "SELECT COUNT(*) FROM players WHERE nickname = 'Old'") == 1
+    finally:
+        conn.close()
+
+
+def test_last_seen_is_touched_at_most_hourly(make_app: Any) -> None:
+    app = make_app()
+    client = app.test_client()
+    client.post("/api/tables", json=TABLE)
+    sql = "SELECT last_seen FROM players WHERE nickname = 'Iris'"
+    conn = db.connect(app.config["DATABASE"])
+    try:
+        conn.execute("UPDATE players SET last_seen = datetime('now', '-10 minutes')")
+        conn.commit()
+        before = conn.execute(sql).fetchone()[0]
+        client.get("/")
+        assert conn.execute(sql).fetchone()[0] == before  # seen lately: no write
+        conn.execute("UPDATE players SET last_seen = datetime('now', '-2 hours')")
+        conn.commit()
+        client.get("/")
+        now = conn.execute("SELECT datetime('now', '-1 minute')").fetchone()[0]
+        assert conn.execute(sql).fetchone()[0] >= now
+    finally:
+        conn.close()
+
+
+def test_an_old_database_gets_the_last_seen_column(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(path)
+    conn.executescript(
+        "CREATE TABLE players (id INTEGER PRIMARY KEY, token_hash TEXT UNIQUE,"
+        " nickname TEXT NOT NULL, bot_kind TEXT, mu REAL NOT NULL DEFAULT 25.0,"
+        " sigma REAL NOT NULL DEFAULT 8.333333333333334, rated_games INTEGER NOT NULL DEFAULT 0,"
+        " created_at TEXT NOT NULL DEFAULT (datetime('now')), UNIQUE (nickname, bot_kind));"
+        "INSERT INTO players (nickname) VALUES ('Ada');"
+    )
+    conn.close()
+    db.init_schema(path)
+    db.init_schema(path)  # idempotent
+    conn = db.connect(path)
+    try:
+        columns = {row["name"] for row in conn.execute("PRAGMA table_info(players)")}
+        assert "last_seen" in columns
+        row = conn.execute("SELECT nickname, last_seen FROM players").fetchone()
+        assert tuple(row) == ("Ada", None)
+    finally:
+        conn.close()
