@@ -3,9 +3,9 @@
 ``create_app(config)`` is the app factory: SQLite storage (:mod:`.db`), players by cookie
 (:mod:`.players`), the request guard (:mod:`.guard`: CSRF, security headers, ProxyFix), the
 per-client rate limits (:mod:`.limits`), the table hub (:mod:`.hub`), the WebSocket endpoint
-(:mod:`.sockets`) and the blueprints for the lobby, the JSON API and the other pages. Run it
-with ``liarsdice-demo`` or, for real use, under gunicorn with threads and one worker (see the
-README).
+(:mod:`.sockets`, with its socket gate :mod:`.gate`) and the blueprints for the lobby, the JSON
+API and the other pages. Run it with ``liarsdice-demo``, which serves it with gunicorn's gevent
+worker (:mod:`.serve`), or under a gunicorn command line of your own (see the README).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 from flask import Flask, render_template
 from werkzeug.exceptions import HTTPException
 
-from liarsdice_demo import api, db, guard, hub, limits, lobby, pages, players, sockets
+from liarsdice_demo import api, db, gate, guard, hub, limits, lobby, pages, players, sockets
 
 DEFAULTS: dict[str, Any] = {
     "BOT_DELAY": 0.9,
@@ -26,20 +26,27 @@ DEFAULTS: dict[str, Any] = {
     "MAX_TABLES": 2000,
     "MAX_CONTENT_LENGTH": 64 * 1024,
     "SOCK_SERVER_OPTIONS": {"ping_interval": 25, "max_message_size": 16 * 1024},
+    **gate.DEFAULTS,
     **guard.DEFAULTS,
     **limits.DEFAULTS,
     **players.DEFAULTS,
 }
 
 
+ENV_PREFIX = "LIARSDICE_DEMO"
+"""Environment variables ``LIARSDICE_DEMO_<KEY>`` set config keys (values parsed as JSON)."""
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """A new app. ``config`` overrides the defaults (``DATABASE``: the SQLite file, by default
-    ``liarsdice.sqlite`` in the instance folder; ``BOT_DELAY``/``REVEAL_PAUSE``: seconds; the
-    guard's, the rate limits' and the player expiry's keys: :mod:`.guard`, :mod:`.limits`,
-    :mod:`.players`)."""
+    """A new app. Config comes from the defaults, then environment variables
+    ``LIARSDICE_DEMO_<KEY>`` (e.g. ``LIARSDICE_DEMO_MAX_SOCKETS_PER_CLIENT=8``), then ``config``
+    (``DATABASE``: the SQLite file, by default ``liarsdice.sqlite`` in the instance folder;
+    ``BOT_DELAY``/``REVEAL_PAUSE``: seconds; the socket caps, the guard's, the rate limits' and the
+    player expiry's keys: :mod:`.gate`, :mod:`.guard`, :mod:`.limits`, :mod:`.players`)."""
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(DEFAULTS)
     app.config["DATABASE"] = os.path.join(app.instance_path, "liarsdice.sqlite")
+    app.config.from_prefixed_env(ENV_PREFIX)
     if config:
         app.config.update(config)
     db.init_app(app)

@@ -1,8 +1,9 @@
 """The socket gate: how many WebSockets the server and each client may hold, open and talk through.
 
 Contract: :meth:`SocketGate.admit` lets a new socket in or raises :class:`Refused` with a WebSocket
-close code and a reason fit to show a player (the server's cap, the client's cap, or the client
-opening sockets too fast); every admitted socket is given back with :meth:`SocketGate.release`.
+close code and a reason fit to show a player (the server's cap, the client's cap, the client
+opening sockets too fast, or the client barred for a while by :meth:`SocketGate.bar` after it
+flooded a socket); every admitted socket is given back with :meth:`SocketGate.release`.
 :meth:`SocketGate.allow_message` meters messages per client, across all of that client's sockets,
 so opening more sockets buys no more throughput. A client is its address (``request.remote_addr``,
 which ProxyFix makes the real client behind a trusted proxy). Thread-safe (one lock; constant work
@@ -18,6 +19,8 @@ from typing import Any
 
 TRY_AGAIN_LATER = 1013
 """WebSocket close code for "the server is overloaded: try again later" (RFC 6455 registry)."""
+FLOODED = 1008
+"""WebSocket close code for a client that sent too many messages (policy violation)."""
 
 DEFAULTS: dict[str, Any] = {
     "MAX_SOCKETS": None,
@@ -26,6 +29,7 @@ DEFAULTS: dict[str, Any] = {
     "SOCKET_OPENS_BURST": 40,
     "MESSAGES_PER_SECOND": 20.0,
     "MESSAGES_BURST": 60,
+    "FLOOD_PENALTY_SECONDS": 30.0,
 }
 """Config keys (and defaults) read by :meth:`SocketGate.from_config`; ``MAX_SOCKETS=None`` means
 as many as the process's file descriptor limit allows (:func:`socket_capacity`)."""
@@ -85,10 +89,11 @@ class TokenBucket:
 
 
 class _Client:
-    __slots__ = ("messages", "opens", "seen", "sockets")
+    __slots__ = ("barred_until", "messages", "opens", "seen", "sockets")
 
     def __init__(self, gate: SocketGate) -> None:
         self.sockets = 0
+        self.barred_until = 0.0
         self.opens = TokenBucket(gate.opens_rate, gate.opens_burst)
         self.messages = TokenBucket(gate.message_rate, gate.message_burst)
         self.seen = time.monotonic()
@@ -106,10 +111,12 @@ class SocketGate:
         opens_burst: int,
         message_rate: float,
         message_burst: int,
+        flood_penalty: float,
     ) -> None:
         self.max_sockets, self.max_per_client = max_sockets, max_per_client
         self.opens_rate, self.opens_burst = opens_rate, opens_burst
         self.message_rate, self.message_burst = message_rate, message_burst
+        self.flood_penalty = flood_penalty
         self.open = 0
         self._clients: dict[str, _Client] = {}
         self._lock = threading.Lock()
@@ -126,6 +133,7 @@ class SocketGate:
             opens_burst=get("SOCKET_OPENS_BURST"),
             message_rate=get("MESSAGES_PER_SECOND"),
             message_burst=get("MESSAGES_BURST"),
+            flood_penalty=get("FLOOD_PENALTY_SECONDS"),
         )
 
     def admit(self, client: str) -> None:
@@ -135,7 +143,10 @@ class SocketGate:
             state = self._clients.get(client)
             if state is None:
                 state = self._clients[client] = _Client(self)
-            state.seen = time.monotonic()
+            state.seen = now = time.monotonic()
+            if now < state.barred_until:
+                wait = max(1, round(state.barred_until - now))
+                raise Refused(FLOODED, f"too many messages: wait {wait} s before reconnecting")
             if not state.opens.take():
                 wait = max(1, round(state.opens.wait()))
                 raise Refused(
@@ -160,6 +171,13 @@ class SocketGate:
                 state.sockets -= 1
                 state.seen = time.monotonic()
                 self.open -= 1
+
+    def bar(self, client: str) -> None:
+        """Refuse new sockets of ``client`` for the flood penalty (it flooded a socket)."""
+        with self._lock:
+            state = self._clients.get(client)
+            if state is not None:
+                state.barred_until = time.monotonic() + self.flood_penalty
 
     def allow_message(self, client: str) -> bool:
         """Take a token for one message of ``client`` (all its sockets share the bucket)."""

@@ -9,7 +9,8 @@ per socket and per client, parsed (:func:`liarsdice_demo.protocol.parse`, which 
 and nesting caps on the raw text before parsing) and handed to the table, which replies with an
 error or broadcasts the change. Malformed, oversized, too deeply nested, out-of-turn or illegal
 messages get an ``error`` reply and change nothing (docs/protocol.md lists the limits). A socket
-that keeps sending past its limit is closed with code :data:`FLOODING`. A message that trips a
+that keeps sending past its limit is closed with code 1008 and its client may not open sockets
+for a while (the gate's flood penalty). A message that trips a
 bug in the server gets an ``internal error`` reply (the bug is logged) and the socket stays open.
 A socket whose client stops reading is closed, not waited for.
 """
@@ -25,7 +26,7 @@ from flask import Flask, current_app, request
 from flask_sock import Sock
 
 from liarsdice_demo.connection import Connection
-from liarsdice_demo.gate import Refused, SocketGate
+from liarsdice_demo.gate import FLOODED, Refused, SocketGate
 from liarsdice_demo.hub import current_hub
 from liarsdice_demo.protocol import ProtocolError, error, message, parse
 from liarsdice_demo.table import TableError
@@ -38,8 +39,6 @@ dropped connection's close frame normally wakes the socket at once)."""
 HELLO_SECONDS = 30.0
 GONE = 4404
 """Close code: no live table has this code (the client should stop reconnecting)."""
-FLOODING = 1008
-"""Close code: the client kept sending past its rate limit (policy violation)."""
 FLOOD_DROPS = 100
 """Messages dropped in a row for the rate limit after which the socket is closed."""
 KEY = "liarsdice_gate"
@@ -83,7 +82,8 @@ def _serve(ws: Any, code: str, gate: SocketGate, client: str) -> None:
                 if dropped == 1:
                     conn.send(error("too many messages: slow down"))
                 elif dropped >= FLOOD_DROPS:
-                    conn.abandon(FLOODING, "too many messages: closed")
+                    conn.abandon(FLOODED, "too many messages: closed")
+                    gate.bar(client)
                 continue
             dropped = 0
             try:

@@ -1,0 +1,90 @@
+"""The socket gate alone: caps, the opening rate, the message budget shared by a client's sockets,
+the flood bar, and the server cap taken from the open-file limit."""
+
+from __future__ import annotations
+
+import resource
+from typing import Any
+
+import pytest
+
+from liarsdice_demo import gate as gate_module
+from liarsdice_demo.gate import Refused, SocketGate, socket_capacity
+
+
+def make(**overrides: Any) -> SocketGate:
+    settings: dict[str, Any] = {
+        "max_sockets": 100,
+        "max_per_client": 3,
+        "opens_rate": 0.001,
+        "opens_burst": 10,
+        "message_rate": 0.001,
+        "message_burst": 5,
+        "flood_penalty": 60.0,
+    }
+    return SocketGate(**{**settings, **overrides})
+
+
+def refusal(gate: SocketGate, client: str) -> tuple[int, str]:
+    with pytest.raises(Refused) as refused:
+        gate.admit(client)
+    return refused.value.code, refused.value.reason
+
+
+def test_a_client_holds_at_most_its_cap_and_a_released_place_is_free_again() -> None:
+    gate = make()
+    for _ in range(3):
+        gate.admit("a")
+    code, reason = refusal(gate, "a")
+    assert code == 1013 and "3 connections open" in reason
+    gate.admit("b")  # another client is not affected
+    gate.release("a")
+    gate.admit("a")
+    assert (gate.sockets_of("a"), gate.sockets_of("b"), gate.open) == (3, 1, 4)
+
+
+def test_the_server_cap_counts_every_client() -> None:
+    gate = make(max_sockets=2)
+    gate.admit("a")
+    gate.admit("b")
+    assert refusal(gate, "c") == (1013, "the server is full: try again later")
+    assert gate.open == 2
+
+
+def test_opening_sockets_too_fast_is_refused_even_after_closing_them() -> None:
+    gate = make(opens_burst=4, max_per_client=100)
+    for _ in range(4):
+        gate.admit("a")
+        gate.release("a")
+    code, reason = refusal(gate, "a")
+    assert code == 1013 and reason.startswith("too many connections opened: try again in ")
+    assert gate.open == 0
+
+
+def test_a_clients_sockets_share_one_message_budget() -> None:
+    gate = make()
+    gate.admit("a")
+    gate.admit("a")
+    gate.admit("b")
+    allowed = sum(gate.allow_message("a") for _ in range(20))
+    assert allowed == 5  # the burst, across both of a's sockets
+    assert gate.allow_message("b")
+
+
+def test_a_barred_client_may_not_open_sockets_until_the_penalty_ends(monkeypatch: Any) -> None:
+    gate = make()
+    gate.admit("a")
+    gate.bar("a")
+    code, reason = refusal(gate, "a")
+    assert code == 1008 and reason == "too many messages: wait 60 s before reconnecting"
+    gate.admit("b")
+    now = gate_module.time.monotonic()
+    monkeypatch.setattr(gate_module.time, "monotonic", lambda: now + 61)
+    gate.admit("a")
+
+
+def test_the_server_cap_follows_the_open_file_limit(monkeypatch: Any) -> None:
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (1024, 4096))
+    assert socket_capacity() == 1024 - gate_module.RESERVED_FDS
+    assert SocketGate.from_config({}).max_sockets == 1024 - gate_module.RESERVED_FDS
+    assert SocketGate.from_config({"MAX_SOCKETS": 7}).max_sockets == 7
