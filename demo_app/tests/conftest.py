@@ -11,6 +11,7 @@ import queue
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -153,3 +154,47 @@ def make_player(live_server: str, ws_players: list[WSPlayer]) -> Any:
         return player
 
     return make
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-extensions",
+    "--no-first-run",
+    "--mute-audio",
+]
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright; the test is skipped, with the reason, without it."""
+    if not CHROMIUM.exists():
+        pytest.skip("needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def create_in_lobby(page: Any, host: str, **choices: str) -> str:
+    """Create a table through the lobby's form (nickname Iris, preset dudo, then ``choices``:
+    form field id -> value); returns the new table's code, with ``page`` on the table."""
+    page.goto(f"http://{host}/")
+    page.fill("#nickname", "Iris")
+    page.select_option("#preset", "dudo")
+    for field, value in choices.items():
+        if field in ("bot_kind", "preset"):
+            page.select_option(f"#{field}", value)
+        else:
+            page.fill(f"#{field}", value)
+    page.wait_for_selector(".validation.ok")
+    page.click("#create-button")
+    page.wait_for_url("**/t/*")
+    return str(page.url.split("/t/")[1].split("?")[0])

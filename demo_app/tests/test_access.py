@@ -6,12 +6,11 @@ from __future__ import annotations
 import json
 import re
 import time
-from pathlib import Path
 from typing import Any
 
-import pytest
-
 from liarsdice_demo.hub import CODE_LETTERS
+
+from .conftest import create_in_lobby
 
 PRIVATE = "this table is private"
 
@@ -257,62 +256,48 @@ def test_one_client_hosts_a_bounded_number_of_live_tables(app: Any, client: Any)
 
 # --- the table page in a browser -----------------------------------------------------------------
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
 
+def test_share_link_sit_kick_and_gone_table_in_the_browser(
+    app: Any, live_server: str, browser: Any
+) -> None:
+    errors: list[str] = []
 
-@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
-def test_share_link_sit_kick_and_gone_table_in_the_browser(app: Any, live_server: str) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            errors: list[str] = []
+    def page() -> Any:
+        opened = browser.new_context().new_page()  # a context per person: own cookies
+        opened.on("pageerror", lambda error: errors.append(str(error)))
+        return opened
 
-            def page() -> Any:
-                opened = browser.new_context().new_page()  # a context per person: own cookies
-                opened.on("pageerror", lambda error: errors.append(str(error)))
-                return opened
-
-            host = page()
-            host.goto(f"http://{live_server}/")
-            assert not host.is_checked("#public")
-            host.fill("#nickname", "Iris")
-            host.select_option("#preset", "dudo")
-            host.select_option("#bot_kind", "none")
-            host.wait_for_selector(".validation.ok")
-            host.click("#create-button")
-            host.wait_for_url("**/t/*")
-            code = host.url.rsplit("/", 1)[1].split("?")[0]
-            link = host.input_value("#share")
-            key = app.extensions["liarsdice_hub"].get(code).join_key
-            assert link.endswith(f"/t/{code}?key={key}")
-            # With only the code: watch, no way to sit.
-            stranger = page()
-            stranger.goto(f"http://{live_server}/t/{code}")
-            stranger.wait_for_selector("#waiting:visible")
-            assert "private" in stranger.inner_text("#waiting-text")
-            assert not stranger.is_visible("#sit-form")
-            # With the share link: sit.
-            guest = page()
-            guest.goto(link)
-            guest.fill("#sit-nickname", "Knox")
-            guest.click("#sit")
-            guest.wait_for_selector("#connection:has-text('you are Knox')")
-            # The host removes Knox, whose page stops for good.
-            host.click("button.kick[data-kick='1']")
-            guest.wait_for_selector("#connection:has-text('removed you')")
-            assert guest.is_visible("#connection a[href='/']")
-            seats = app.extensions["liarsdice_hub"].get(code).seats
-            assert seats[0] is not None and seats[1] is None
-            # The table goes away: the spectator's page tries again, learns the table is gone (close
-            # code 4404; under this development server Chromium sees 1006, and the page's check of
-            # /api/tables/<code> answers 404) and stops for good.
-            table = app.extensions["liarsdice_hub"]._tables.pop(code)
-            for conn in list(table._spectators):
-                conn.abandon()
-            stranger.wait_for_selector("#connection:has-text('no live table')")
-            assert stranger.is_visible("#connection a[href='/']")
-            assert not errors, errors
-        finally:
-            browser.close()
+    host = page()
+    host.goto(f"http://{live_server}/")
+    assert not host.is_checked("#public")
+    code = create_in_lobby(host, live_server, bot_kind="none")
+    link = host.input_value("#share")
+    key = app.extensions["liarsdice_hub"].get(code).join_key
+    assert link.endswith(f"/t/{code}?key={key}")
+    # With only the code: watch, no way to sit.
+    stranger = page()
+    stranger.goto(f"http://{live_server}/t/{code}")
+    stranger.wait_for_selector("#waiting:visible")
+    assert "private" in stranger.inner_text("#waiting-text")
+    assert not stranger.is_visible("#sit-form")
+    # With the share link: sit.
+    guest = page()
+    guest.goto(link)
+    guest.fill("#sit-nickname", "Knox")
+    guest.click("#sit")
+    guest.wait_for_selector("#connection:has-text('you are Knox')")
+    # The host removes Knox, whose page stops for good.
+    host.click("button.kick[data-kick='1']")
+    guest.wait_for_selector("#connection:has-text('removed you')")
+    assert guest.is_visible("#connection a[href='/']")
+    seats = app.extensions["liarsdice_hub"].get(code).seats
+    assert seats[0] is not None and seats[1] is None
+    # The table goes away: the spectator's page tries again, learns the table is gone (close
+    # code 4404; under this development server Chromium sees 1006, and the page's check of
+    # /api/tables/<code> answers 404) and stops for good.
+    table = app.extensions["liarsdice_hub"]._tables.pop(code)
+    for conn in list(table._spectators):
+        conn.abandon()
+    stranger.wait_for_selector("#connection:has-text('no live table')")
+    assert stranger.is_visible("#connection a[href='/']")
+    assert not errors, errors

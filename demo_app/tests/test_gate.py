@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from liarsdice_demo import gate as gate_module
+from liarsdice_demo.clients import key_for
 from liarsdice_demo.gate import Refused, SocketGate, socket_capacity
 
 
@@ -88,3 +89,11 @@ def test_the_server_cap_follows_the_open_file_limit(monkeypatch: Any) -> None:
     assert socket_capacity() == 1024 - gate_module.RESERVED_FDS
     assert SocketGate.from_config({}).max_sockets == 1024 - gate_module.RESERVED_FDS
     assert SocketGate.from_config({"MAX_SOCKETS": 7}).max_sockets == 7
+
+
+def test_a_client_is_its_ipv4_address_or_its_ipv6_64() -> None:
+    assert key_for("203.0.113.7") == "203.0.113.7"
+    assert key_for("2001:db8:1:2:aaaa::1") == key_for("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert key_for("2001:db8:1:3::1") != key_for("2001:db8:1:2::1")
+    assert key_for("::ffff:198.51.100.4") == "198.51.100.4"
+    assert key_for(None) == "?"

@@ -14,6 +14,8 @@ from simple_websocket import Client
 from liarsdice_demo import create_app
 from liarsdice_demo.db import get_db
 
+from .conftest import create_in_lobby
+
 FOREIGN = {"Origin": "https://evil.example"}
 SAME = {"Origin": "http://localhost"}  # the test client's own origin
 TABLE = {"nickname": "Iris", "preset": "casino", "seats": 3}
@@ -240,34 +242,16 @@ def test_a_huge_player_id_is_404(client: Any) -> None:
     assert client.get(f"/players/{2**63 - 1}").status_code == 404
 
 
-CHROMIUM = Path("/usr/bin/chromium")
-
-
-@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium")
-def test_the_pages_break_no_csp_rule_in_a_browser(live_server: str) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=["--headless=new", "--no-sandbox"]
-        )
-        try:
-            page = browser.new_page()
-            problems: list[str] = []
-            page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-            page.on("pageerror", lambda error: problems.append(str(error)))
-            page.goto(f"http://{live_server}/")
-            page.fill("#nickname", "Iris")
-            page.select_option("#preset", "dudo")
-            page.wait_for_selector(".validation.ok")
-            page.click("#create-button")
-            page.wait_for_url("**/t/*")
-            page.wait_for_selector(".seat")
-            code = page.url.split("/t/")[1].split("?")[0]
-            page.goto(f"http://{live_server}/t/{code}/odds")
-            page.goto(f"http://{live_server}/t/{code}/rules")
-            page.goto(f"http://{live_server}/leaderboard")
-            page.wait_for_timeout(300)
-            csp = [p for p in problems if "Content Security Policy" in p or "Refused" in p]
-            assert not csp, csp
-        finally:
-            browser.close()
+def test_the_pages_break_no_csp_rule_in_a_browser(live_server: str, browser: Any) -> None:
+    page = browser.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    code = create_in_lobby(page, live_server)
+    page.wait_for_selector(".seat")
+    page.goto(f"http://{live_server}/t/{code}/odds")
+    page.goto(f"http://{live_server}/t/{code}/rules")
+    page.goto(f"http://{live_server}/leaderboard")
+    page.wait_for_timeout(300)
+    csp = [p for p in problems if "Content Security Policy" in p or "Refused" in p]
+    assert not csp, csp

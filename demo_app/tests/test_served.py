@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from simple_websocket import Client, ConnectionClosed
+from wsproto.events import CloseConnection
 
 from .conftest import WSPlayer
 
@@ -84,6 +85,13 @@ def post(host: str, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any
         return refused.code, json.loads(refused.read())
 
 
+def new_table_socket_url(host: str) -> str:
+    """The WebSocket URL of a new 2-seat table on ``host``."""
+    status, made = post(host, "/api/tables", {"nickname": "Iris", "preset": "dudo", "seats": 2})
+    assert status == 200, made
+    return f"ws://{host}/ws/{made['code']}"
+
+
 def closed_with(ws: Client, timeout: float = 10.0) -> tuple[int, str]:
     """The close code and reason the server sent ``ws``."""
     deadline = time.monotonic() + timeout
@@ -91,6 +99,12 @@ def closed_with(ws: Client, timeout: float = 10.0) -> tuple[int, str]:
         while ws.connected and time.monotonic() < deadline:
             ws.receive(timeout=0.2)
     assert not ws.connected, "the server did not close the socket"
+    if ws.close_reason == 1005:
+        # simple-websocket's client reads only the first event of the handshake's data: a close
+        # frame that came with the handshake's response is still waiting in its parser.
+        for event in ws.ws.events():
+            if isinstance(event, CloseConnection):
+                return event.code, event.reason
     return ws.close_reason, ws.close_message
 
 
@@ -127,8 +141,7 @@ def test_a_whole_game_over_the_served_app(serve: Serve) -> None:
 
 def test_socket_caps_close_with_a_reason(serve: Serve) -> None:
     host = serve(MAX_SOCKETS_PER_CLIENT=2)
-    _, made = post(host, "/api/tables", {"nickname": "Iris", "preset": "dudo", "seats": 2})
-    url = f"ws://{host}/ws/{made['code']}"
+    url = new_table_socket_url(host)
     held = [Client.connect(url), Client.connect(url)]
     try:
         third = Client.connect(url)
@@ -156,8 +169,7 @@ def test_a_socket_for_no_table_is_closed_as_gone(serve: Serve) -> None:
 
 def test_the_server_cap_refuses_the_next_socket(serve: Serve) -> None:
     host = serve(MAX_SOCKETS=1)
-    _, made = post(host, "/api/tables", {"nickname": "Iris", "preset": "dudo", "seats": 2})
-    url = f"ws://{host}/ws/{made['code']}"
+    url = new_table_socket_url(host)
     first = Client.connect(url)
     try:
         assert closed_with(Client.connect(url)) == (1013, "the server is full: try again later")
@@ -167,8 +179,7 @@ def test_the_server_cap_refuses_the_next_socket(serve: Serve) -> None:
 
 def test_a_flooding_socket_is_closed_and_its_client_barred(serve: Serve) -> None:
     host = serve(FLOOD_PENALTY_SECONDS=60)
-    _, made = post(host, "/api/tables", {"nickname": "Iris", "preset": "dudo", "seats": 2})
-    url = f"ws://{host}/ws/{made['code']}"
+    url = new_table_socket_url(host)
     flooder = Client.connect(url)
     with contextlib.suppress(ConnectionClosed, OSError):
         for _ in range(2000):

@@ -20,6 +20,7 @@ from typing import Any
 from flask import Blueprint, g, jsonify, request, url_for
 from werkzeug.wrappers import Response
 
+from liarsdice_demo.clients import client_key
 from liarsdice_demo.composition import (
     ConfigError,
     build_rules,
@@ -91,7 +92,7 @@ def create_table() -> Response | tuple[Response, int]:
         config = parse_config(data)
     except (ConfigError, ValueError) as problem:
         return _refuse(str(problem), 422)
-    hub, client = current_hub(), request.remote_addr
+    hub, client = current_hub(), client_key()
     try:
         hub.check_room(client)  # before a player row is made; create checks again, locked
         player = ensure_player(nickname)

@@ -5,9 +5,9 @@ close code and a reason fit to show a player (the server's cap, the client's cap
 opening sockets too fast, or the client barred for a while by :meth:`SocketGate.bar` after it
 flooded a socket); every admitted socket is given back with :meth:`SocketGate.release`.
 :meth:`SocketGate.allow_message` meters messages per client, across all of that client's sockets,
-so opening more sockets buys no more throughput. A client is its address (``request.remote_addr``,
-which ProxyFix makes the real client behind a trusted proxy). Thread-safe (one lock; constant work
-per call), and cheap under gevent.
+so opening more sockets buys no more throughput. A client is its key
+(:func:`liarsdice_demo.clients.client_key`: its address, or its IPv6 /64). Thread-safe (one
+lock; constant work per call), and cheap under gevent.
 """
 
 from __future__ import annotations

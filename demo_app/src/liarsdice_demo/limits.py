@@ -1,7 +1,7 @@
 """Per-client rate limits (Flask-Limiter): table creation, seat claims, code lookups, new players.
 
-Contract: a client is its address (:func:`flask_limiter.util.get_remote_address`, which
-``PROXY_FIX`` makes the real client behind a proxy). Each limit is a config key holding a limit
+Contract: a client is :func:`liarsdice_demo.clients.client_key` (its address, or its IPv6 /64;
+``PROXY_FIX`` makes it the real client behind a proxy). Each limit is a config key holding a limit
 string ("6 per minute; 30 per hour"), read at request time:
 
 - ``LIMIT_TABLE_CREATION`` on ``POST /api/tables``;
@@ -32,10 +32,11 @@ from urllib.parse import urlsplit
 
 from flask import Flask, current_app, g, jsonify, render_template, request, url_for
 from flask_limiter import Limiter, RateLimitExceeded
-from flask_limiter.util import get_remote_address
 from limits import parse_many
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response
+
+from liarsdice_demo.clients import client_key
 
 DEFAULTS: dict[str, Any] = {
     "RATELIMIT_STORAGE_URI": "memory://",
@@ -58,7 +59,7 @@ LOOKUPS = (
 """The endpoints that look a table up by the code in the URL: one shared budget of misses."""
 
 PLAYER_SCOPE = "player-creation"
-limiter = Limiter(key_func=get_remote_address)
+limiter = Limiter(key_func=client_key)
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ def spend_player_creation() -> None:
     """Count one new player for this client, or raise :class:`TooManyRequests` (nothing counted)."""
     if not limiter.enabled:
         return
-    strategy, client = limiter.limiter, get_remote_address()
+    strategy, client = limiter.limiter, client_key()
     items = parse_many(current_app.config["LIMIT_PLAYER_CREATION"])
     for item in items:
         if not strategy.test(item, client, PLAYER_SCOPE):

@@ -20,11 +20,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import socket
+import threading
 from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app
 from flask_sock import Sock
+from simple_websocket import ConnectionClosed
 
+from liarsdice_demo.clients import client_key
 from liarsdice_demo.connection import Connection
 from liarsdice_demo.gate import FLOODED, Refused, SocketGate
 from liarsdice_demo.hub import current_hub
@@ -42,28 +45,47 @@ GONE = 4404
 FLOOD_DROPS = 100
 """Messages dropped in a row for the rate limit after which the socket is closed."""
 KEY = "liarsdice_gate"
+CLOSE_WAIT = 2.0
+"""Seconds a closing socket waits for the client's close frame (the closing handshake)."""
 
 
 @sock.route("/ws/<code>")
 def table_socket(ws: Any, code: str) -> None:
     """Serve one client of table ``code`` until it goes away."""
     gate: SocketGate = current_app.extensions[KEY]
-    client = request.remote_addr or "?"
+    client = client_key()
     try:
         gate.admit(client)
     except Refused as refused:
-        ws.close(reason=refused.code, message=refused.reason)
+        _hang_up(ws, refused.code, refused.reason)
         return
     try:
         _serve(ws, code, gate, client)
     finally:
         gate.release(client)
+        _wait_for_close_reply(ws)
+
+
+def _hang_up(ws: Any, code: int, reason: str) -> None:
+    """Close ``ws`` with ``code`` and ``reason``, and let the client's reply arrive."""
+    with contextlib.suppress(ConnectionClosed, OSError):
+        ws.close(reason=code, message=reason)
+    _wait_for_close_reply(ws)
+
+
+def _wait_for_close_reply(ws: Any) -> None:
+    """Wait (at most :data:`CLOSE_WAIT` s) for the client's answer to our close frame before the
+    server drops the TCP connection: dropped earlier, the client's reply meets a reset, which can
+    discard our close frame, and with it the reason, before the client has read it."""
+    reader = getattr(ws, "thread", None)
+    if reader is not None and reader is not threading.current_thread():
+        reader.join(CLOSE_WAIT)
 
 
 def _serve(ws: Any, code: str, gate: SocketGate, client: str) -> None:
     table = current_hub().get(code)
     if table is None:
-        ws.close(reason=GONE, message=f"no live table has the code {code[:12]!r}")
+        _hang_up(ws, GONE, f"no live table has the code {code[:12]!r}")
         return
     with contextlib.suppress(AttributeError, OSError):  # small messages go out at once
         ws.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
