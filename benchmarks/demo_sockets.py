@@ -2,12 +2,13 @@
 
 Usage: uv run python benchmarks/demo_sockets.py hold [--counts 1000 2500 5000 10000]
        uv run python benchmarks/demo_sockets.py flood [--flooders 32] [--seconds 10]
+       uv run python benchmarks/demo_sockets.py pages [--flooders 8] [--seconds 10]
 
 Starts the real server (``liarsdice-demo``: gunicorn's gevent worker, as documented for hosting)
 in a subprocess on a free port with its default limits, and drives it from this process with
 gevent and raw sockets (wsproto framing, compression offered as browsers do). Clients are spread
 over loopback addresses (127.1.x.y), so the per-client caps apply as they would to many real
-clients: each address holds at most 24 sockets and creates a few tables.
+clients: each address holds at most 16 sockets and creates a few tables.
 
 ``hold`` opens idle spectator sockets (hello, welcome and state read, then silent) in steps up to
 each count, and at each step five probe sockets on another table send ``ping`` every 150 ms for
@@ -15,6 +16,8 @@ each count, and at each step five probe sockets on another table send ``ping`` e
 ``flood``: ``--flooders`` sockets from one address send pings as fast as they can (reconnecting
 when the server closes them); the probe measures another table's ping before (the baseline, in the
 same run) and during the flood, from one flooding client and then from as many clients as sockets.
+``pages``: ``--flooders`` keep-alive connections from one address request the lobby page in a loop
+while the probe measures another table's ping.
 Prints figures; asserts nothing.
 """
 
@@ -51,7 +54,7 @@ from wsproto.events import (  # noqa: E402
 )
 from wsproto.extensions import PerMessageDeflate  # noqa: E402
 
-PER_ADDRESS = 24
+PER_ADDRESS = 16
 SPECTATORS_PER_TABLE = 190
 TABLES_PER_ADDRESS = 4
 PROBES = 5
@@ -317,14 +320,46 @@ def flood(args: argparse.Namespace) -> None:
             gevent.sleep(3)
 
 
+def page_loader(port: int, source: str, until: float, stats: dict[str, int]) -> None:
+    """Request the lobby page over one keep-alive connection as fast as the server answers."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, source_address=(source, 0))
+    while time.monotonic() < until:
+        try:
+            conn.request("GET", "/")
+            response = conn.getresponse()
+            response.read()
+            stats[str(response.status)] = stats.get(str(response.status), 0) + 1
+        except (OSError, http.client.HTTPException):
+            conn.close()
+            conn = http.client.HTTPConnection("127.0.0.1", port, source_address=(source, 0))
+    conn.close()
+
+
+def pages(args: argparse.Namespace) -> None:
+    with server() as (port, _):
+        probe_code = create_tables(port, 1, first_address=1000)[0]
+        print(f"liarsdice-demo: {PROBE_TEXT} while one client loads pages, {args.seconds} s each")
+        print(f"baseline, no load:            {percentiles(probe(port, probe_code, args.seconds))}")
+        stats: dict[str, int] = {}
+        until = time.monotonic() + args.seconds + 1
+        loaders = [
+            gevent.spawn(page_loader, port, address(3000), until, stats)
+            for _ in range(args.flooders)
+        ]
+        gevent.sleep(0.5)
+        rtts = probe(port, probe_code, args.seconds)
+        gevent.joinall(loaders)
+        print(f"{args.flooders} connections loading /: {percentiles(rtts)}  (responses {stats})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("mode", choices=["hold", "flood"])
+    parser.add_argument("mode", choices=["hold", "flood", "pages"])
     parser.add_argument("--counts", type=int, nargs="+", default=[1000, 2500, 5000, 10000])
     parser.add_argument("--flooders", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=5.0)
     args = parser.parse_args()
-    hold(args) if args.mode == "hold" else flood(args)
+    {"hold": hold, "flood": flood, "pages": pages}[args.mode](args)
 
 
 if __name__ == "__main__":

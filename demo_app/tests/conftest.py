@@ -35,6 +35,8 @@ def app(tmp_path: Any) -> Iterator[Any]:
             "LIMIT_SEAT_CLAIMS": "1000 per minute",
             "LIMIT_CODE_MISSES": "1000 per minute",
             "LIMIT_PLAYER_CREATION": "1000 per minute",
+            "LIMIT_REQUESTS": "10000 per second",
+            "LIMIT_TARPIT_SECONDS": 0.0,
         }
     )
     yield app

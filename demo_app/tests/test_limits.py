@@ -36,6 +36,8 @@ def make_app(tmp_path: Path) -> Iterator[Any]:
                 "LIMIT_CODE_MISSES": LOOSE,
                 "LIMIT_PLAYER_CREATION": LOOSE,
                 "MAX_TABLES_PER_CLIENT": 1000,  # the hub's own cap: not what is tested here
+                "LIMIT_REQUESTS": "10000 per second",
+                "LIMIT_TARPIT_SECONDS": 0.0,
                 **config,
             }
         )
@@ -281,3 +283,23 @@ def test_an_old_database_gets_the_last_seen_column(tmp_path: Path) -> None:
         assert tuple(row) == ("Ada", None)
     finally:
         conn.close()
+
+
+def test_every_request_of_a_client_shares_one_budget(make_app: Any, monkeypatch: Any) -> None:
+    app = make_app(LIMIT_REQUESTS="5 per minute", LIMIT_TARPIT_SECONDS=0.75)
+    held: list[float] = []
+    monkeypatch.setattr(limits.time, "sleep", held.append)
+    loader, other = client_at(app, "10.0.0.1"), client_at(app, "10.0.0.2")
+    paths = ["/", "/leaderboard", "/api/catalog", "/api/tables", "/players/1"]
+    for path in paths:
+        response = loader.get(path)
+        response.close()
+        assert response.status_code in (200, 404), path  # answered, not refused
+    refused = loader.get("/")
+    assert refused.status_code == 429
+    assert WAIT.match(refused.get_data(as_text=True)) is None  # the page, not the JSON
+    assert int(refused.headers["Retry-After"]) >= 1
+    assert loader.post("/api/tables", json=TABLE).status_code == 429
+    assert held == [0.75, 0.75]  # each refusal was held back (the tarpit)
+    assert rows(app, "SELECT COUNT(*) FROM players") == 0  # nothing made
+    assert other.get("/").status_code == 200

@@ -49,6 +49,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_prefixed_env(ENV_PREFIX)
     if config:
         app.config.update(config)
+    limits.init_app(app)
     db.init_app(app)
     guard.init_app(app)
     players.init_app(app)
@@ -57,7 +58,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(lobby.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
-    limits.init_app(app)
+    limits.limit_views(app)
 
     @app.errorhandler(HTTPException)
     def _error(error: HTTPException) -> tuple[str, int]:

@@ -12,8 +12,11 @@ string ("6 per minute; 30 per hour"), read at request time:
 - ``LIMIT_PLAYER_CREATION`` on new player rows, spent by :func:`spend_player_creation` (called
   where players are made, :func:`liarsdice_demo.players.ensure_player`).
 
-The view limits are Flask-Limiter decorators applied to ``app.view_functions`` after the
-blueprints are registered (:func:`init_app`), so the views' modules know nothing of them. Counts
+Before all of these, ``LIMIT_REQUESTS`` (Flask-Limiter's application-wide limit, "20 per second;
+600 per minute") bounds every request of a client together, so that one client loading
+pages in a loop cannot take the server's one process from everyone else. The view limits are
+Flask-Limiter decorators applied to ``app.view_functions`` after the blueprints are registered
+(:func:`limit_views`), so the views' modules know nothing of them. Counts
 live in ``RATELIMIT_STORAGE_URI`` (``memory://`` by default: per process; ``redis://…`` to share
 them between workers). A refusal is a 429 with ``Retry-After``: JSON ``{"ok": false, "error":
 "too many requests: try again in N s"}`` under ``/api/``, the error page elsewhere.
@@ -41,6 +44,8 @@ from liarsdice_demo.clients import client_key
 DEFAULTS: dict[str, Any] = {
     "RATELIMIT_STORAGE_URI": "memory://",
     "RATELIMIT_HEADERS_ENABLED": True,
+    "LIMIT_REQUESTS": "20 per second; 600 per minute",
+    "LIMIT_TARPIT_SECONDS": 1.0,
     "LIMIT_TABLE_CREATION": "6 per minute; 30 per hour",
     "LIMIT_SEAT_CLAIMS": "20 per minute; 200 per hour",
     "LIMIT_CODE_MISSES": "30 per minute; 300 per hour",
@@ -59,7 +64,6 @@ LOOKUPS = (
 """The endpoints that look a table up by the code in the URL: one shared budget of misses."""
 
 PLAYER_SCOPE = "player-creation"
-limiter = Limiter(key_func=client_key)
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,9 @@ class Setting:
 
     def __call__(self) -> str:
         return str(current_app.config[self.key])
+
+
+limiter = Limiter(key_func=client_key, application_limits=[Setting("LIMIT_REQUESTS")])
 
 
 def lookup_missed(response: Response) -> bool:
@@ -109,7 +116,10 @@ def retry_seconds(error: TooManyRequests) -> int:
 
 
 def too_many_requests(error: TooManyRequests) -> tuple[Response | str, int, dict[str, str]]:
-    """The 429 answer: JSON under ``/api/``, the error page elsewhere; ``Retry-After`` set."""
+    """The 429 answer: JSON under ``/api/``, the error page elsewhere; ``Retry-After`` set. It is
+    held back ``LIMIT_TARPIT_SECONDS`` first: a client asking in a loop gets its answers slowly
+    (a waiting request costs a sleeping greenlet, nothing more), so refusing it stays cheap."""
+    time.sleep(current_app.config["LIMIT_TARPIT_SECONDS"])
     wait = g.retry_after = retry_seconds(error)
     text = f"too many requests: try again in {wait} s"
     headers = {"Retry-After": str(wait)}
@@ -133,10 +143,17 @@ def _decorate(app: Flask, endpoint: str, decorator: Callable[[Any], Any]) -> Non
 
 
 def init_app(app: Flask) -> None:
-    """Bind :data:`limiter` to ``app`` and put the limits on its views (call it after the
-    blueprints are registered: a missing endpoint is a ``KeyError``)."""
+    """Bind :data:`limiter` to ``app``: call it before any other request hook, so a refused
+    request costs no database work (its application-wide limit, ``LIMIT_REQUESTS``, is checked
+    first of all)."""
     app.after_request(_same_retry_after)  # registered first, so it runs after the limiter's
     limiter.init_app(app)
+    app.register_error_handler(429, too_many_requests)
+
+
+def limit_views(app: Flask) -> None:
+    """Put the limits on ``app``'s views (call it after the blueprints are registered: a missing
+    endpoint is a ``KeyError``)."""
     _decorate(app, "api.create_table", limiter.limit(Setting("LIMIT_TABLE_CREATION")))
     _decorate(app, "api.take_seat", limiter.limit(Setting("LIMIT_SEAT_CLAIMS")))
     lookup = limiter.shared_limit(
@@ -144,4 +161,3 @@ def init_app(app: Flask) -> None:
     )
     for endpoint in LOOKUPS:
         _decorate(app, endpoint, lookup)
-    app.register_error_handler(429, too_many_requests)
