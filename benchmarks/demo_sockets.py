@@ -53,6 +53,7 @@ from wsproto.events import (  # noqa: E402
     TextMessage,
 )
 from wsproto.extensions import PerMessageDeflate  # noqa: E402
+from wsproto.utilities import LocalProtocolError  # noqa: E402
 
 PER_ADDRESS = 16
 SPECTATORS_PER_TABLE = 190
@@ -275,18 +276,25 @@ def hold(args: argparse.Namespace) -> None:
             client.close()
 
 
-def flooder(port: int, code: str, source: str, until: float, stats: dict[str, int]) -> None:
-    """Send pings as fast as the socket takes them; reconnect whenever the server closes it."""
+def flooder(
+    port: int, code: str, source: str, until: float, stats: dict[str, int], control: bool
+) -> None:
+    """Send pings (protocol messages, or ``control`` frames, never reading the pongs) as fast as
+    the socket takes them; reconnect whenever the server closes it."""
     while time.monotonic() < until:
         try:
             client = WSClient(port, f"/ws/{code}", source)
             client.send("hello")
+            frame = client.ws.send(Ping(payload=b"x" * 125))
             while time.monotonic() < until:
-                client.send("ping")
+                if control:
+                    client.sock.sendall(frame)
+                else:
+                    client.send("ping")
                 stats["sent"] += 1
                 if stats["sent"] % 50 == 0:
                     gevent.sleep(0)
-        except (OSError, ConnectionError):
+        except (OSError, ConnectionError, LocalProtocolError):
             stats["closed"] += 1
             gevent.sleep(0.05)
 
@@ -295,29 +303,51 @@ def flood(args: argparse.Namespace) -> None:
     with server() as (port, _):
         probe_code, flood_code = create_tables(port, 2, first_address=1000)
         print(f"liarsdice-demo: {PROBE_TEXT} on another table, {args.seconds} s each")
-        print(f"baseline, no flood:           {percentiles(probe(port, probe_code, args.seconds))}")
-        for label, spread in (("one client", False), ("one client per socket", True)):
-            stats = {"sent": 0, "closed": 0}
-            until = time.monotonic() + args.seconds + 1
-            floods = [
-                gevent.spawn(
-                    flooder,
-                    port,
-                    flood_code,
-                    address(2000 + i if spread else 2000),
-                    until,
-                    stats,
-                )
-                for i in range(args.flooders)
-            ]
+        print(
+            f"baseline, no flood:                {percentiles(probe(port, probe_code, args.seconds))}"
+        )
+        scenarios = (
+            ("one client", False, False),
+            ("one client per socket", True, False),
+            ("control frames, one client", False, True),
+        )
+        for label, spread, control in scenarios:
+            attack = [sys.executable, __file__, "_flooders", "--port", str(port)]
+            attack += ["--code", flood_code, "--seconds", str(args.seconds + 1)]
+            attack += ["--flooders", str(args.flooders)]
+            attack += ["--spread"] * spread + ["--control"] * control
+            attacker = subprocess.Popen(attack, stdout=subprocess.PIPE, text=True)
             gevent.sleep(0.5)
             rtts = probe(port, probe_code, args.seconds)
-            gevent.joinall(floods)
+            stats = json.loads(attacker.communicate()[0])
             print(
-                f"{args.flooders} flooding sockets, {label + ':':<23}{percentiles(rtts)}"
+                f"{args.flooders} flooding sockets, {label + ':':<28}{percentiles(rtts)}"
                 f"  ({stats['sent']} pings sent, {stats['closed']} closes)"
             )
             gevent.sleep(3)
+
+
+def flooders(args: argparse.Namespace) -> None:
+    """The attacking side of ``flood``, in its own process (so that its busy loop does not
+    delay the probe's): prints what it sent as JSON."""
+    stats = {"sent": 0, "closed": 0}
+    until = time.monotonic() + args.seconds
+    offset = 100 if args.control else 0
+    gevent.joinall(
+        [
+            gevent.spawn(
+                flooder,
+                args.port,
+                args.code,
+                address((2000 + i if args.spread else 2000) + offset),
+                until,
+                stats,
+                args.control,
+            )
+            for i in range(args.flooders)
+        ]
+    )
+    print(json.dumps(stats))
 
 
 def page_loader(port: int, source: str, until: float, stats: dict[str, int]) -> None:
@@ -354,12 +384,16 @@ def pages(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("mode", choices=["hold", "flood", "pages"])
+    parser.add_argument("mode", choices=["hold", "flood", "pages", "_flooders"])
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--code", help=argparse.SUPPRESS)
+    parser.add_argument("--spread", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--control", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--counts", type=int, nargs="+", default=[1000, 2500, 5000, 10000])
     parser.add_argument("--flooders", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=5.0)
     args = parser.parse_args()
-    {"hold": hold, "flood": flood, "pages": pages}[args.mode](args)
+    {"hold": hold, "flood": flood, "pages": pages, "_flooders": flooders}[args.mode](args)
 
 
 if __name__ == "__main__":

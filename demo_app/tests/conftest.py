@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from simple_websocket import Client, ConnectionClosed
 from werkzeug.serving import make_server
+from wsproto.events import CloseConnection
 
 from liarsdice_demo import create_app
 
@@ -137,6 +138,22 @@ class WSPlayer:
             assert self._reader is not None
             self._reader.join(5)
             self.ws = None
+
+
+def closed_with(ws: Client, timeout: float = 10.0) -> tuple[int, str]:
+    """The close code and reason the server sent ``ws``."""
+    deadline = time.monotonic() + timeout
+    with contextlib.suppress(ConnectionClosed):
+        while ws.connected and time.monotonic() < deadline:
+            ws.receive(timeout=0.2)
+    assert not ws.connected, "the server did not close the socket"
+    if ws.close_reason == 1005:
+        # simple-websocket's client reads only the first event of the handshake's data: a close
+        # frame that came with the handshake's response is still waiting in its parser.
+        for event in ws.ws.events():
+            if isinstance(event, CloseConnection):
+                return event.code, event.reason
+    return ws.close_reason, ws.close_message
 
 
 @pytest.fixture

@@ -3,14 +3,18 @@ host's kick and the per-client table cap."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
 from typing import Any
 
-from liarsdice_demo.hub import CODE_LETTERS
+from simple_websocket import Client, ConnectionClosed
 
-from .conftest import create_in_lobby
+from liarsdice_demo import sockets
+from liarsdice_demo.hub import CODE_LETTERS, FINISHED_SECONDS, IDLE_SECONDS
+
+from .conftest import closed_with, create_in_lobby
 
 PRIVATE = "this table is private"
 
@@ -86,7 +90,7 @@ def test_codes_are_eight_unambiguous_letters_and_case_insensitive(app: Any, clie
         joined = client.get(f"/join?code={code.lower()}")
         assert joined.status_code == 302 and joined.location.endswith(f"/t/{code}")
     four = next(iter(codes))[:4]
-    assert "error=" in client.get(f"/join?code={four}").location
+    assert "missing=" in client.get(f"/join?code={four}").location
 
 
 def test_join_accepts_a_pasted_share_link(client: Any) -> None:
@@ -235,23 +239,75 @@ def from_address(app: Any, address: str) -> Any:
 
 def test_one_client_hosts_a_bounded_number_of_live_tables(app: Any, client: Any) -> None:
     app.config["MAX_TABLES_PER_CLIENT"] = 3
-    app.config["MAX_TABLES"] = 5
+    app.config["MAX_TABLES"] = 4
     mine = [create(client) for _ in range(3)]
     refused = client.post("/api/tables", json={"nickname": "Iris", "preset": "dudo"})
     assert refused.status_code == 429
     assert int(refused.headers["Retry-After"]) > 0
-    assert refused.json["ok"] is False and "3 live tables" in refused.json["error"]
+    assert refused.json["ok"] is False and "3 tables open" in refused.json["error"]
     assert len(app.extensions["liarsdice_hub"].tables()) == 3
     # Another client is not held back by the first one's tables.
     other = from_address(app, "10.0.0.2")
     assert create(other)["ok"]
-    # A finished table no longer counts.
-    table_of(app, mine[0]["code"]).status = "over"
+    # A finished table counts until the hub closes it, 10 minutes after its last action.
+    hub = app.extensions["liarsdice_hub"]
+    finished = table_of(app, mine[0]["code"])
+    finished.status = "over"
+    assert (
+        client.post("/api/tables", json={"nickname": "Iris", "preset": "dudo"}).status_code == 429
+    )
+    finished.touched -= FINISHED_SECONDS + 1
+    hub._sweep()
+    assert hub.get(mine[0]["code"]) is None
     assert create(client)["ok"]
     # The global cap still answers 503 for everyone.
     body = {"nickname": "Lu", "preset": "dudo"}
     full = from_address(app, "10.0.0.3").post("/api/tables", json=body)
     assert full.status_code == 503
+
+
+def test_an_idle_table_is_closed_even_while_watched(
+    app: Any, client: Any, make_player: Any
+) -> None:
+    made = create(client)
+    watcher = make_player(made["code"])
+    watcher.expect("welcome")
+    table = table_of(app, made["code"])
+    table.touched -= IDLE_SECONDS + 1
+    app.extensions["liarsdice_hub"]._sweep()
+    assert app.extensions["liarsdice_hub"].get(made["code"]) is None
+    deadline = time.monotonic() + 10
+    while watcher.ws is not None and watcher.ws.connected:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert watcher.ws is not None
+    assert (watcher.ws.close_reason, watcher.ws.close_message) == (
+        4404,
+        "this table has closed: start a new one from the lobby",
+    )
+
+
+def test_sockets_to_unknown_codes_spend_the_lookup_budget(app: Any, live_server: str) -> None:
+    app.config["LIMIT_CODE_MISSES"] = "2 per minute"
+    url = f"ws://{live_server}/ws/NOSUCHTB"
+    for _ in range(2):
+        assert closed_with(Client.connect(url)) == (4404, "no live table has the code 'NOSUCHTB'")
+    code, reason = closed_with(Client.connect(url))
+    assert code == 1013 and reason.startswith("too many unknown codes: try again in ")
+    assert app.test_client().get("/api/tables/NOSUCHTB").status_code == 429  # one budget
+
+
+def test_a_socket_that_never_says_hello_is_closed_even_if_it_talks(
+    live_server: str, app: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(sockets, "HELLO_SECONDS", 0.5)
+    made = create(app.test_client())
+    ws = Client.connect(f"ws://{live_server}/ws/{made['code']}")
+    with contextlib.suppress(ConnectionClosed, OSError):
+        for _ in range(20):
+            ws.send(json.dumps({"v": 1, "type": "ping"}))
+            time.sleep(0.1)
+    assert closed_with(ws) == (1008, "say hello first: closed")
 
 
 # --- the table page in a browser -----------------------------------------------------------------

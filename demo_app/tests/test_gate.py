@@ -10,7 +10,13 @@ import pytest
 
 from liarsdice_demo import gate as gate_module
 from liarsdice_demo.clients import key_for
-from liarsdice_demo.gate import Refused, SocketGate, socket_capacity
+from liarsdice_demo.gate import (
+    MeteredSocket,
+    Refused,
+    SocketGate,
+    connection_capacity,
+    socket_capacity,
+)
 
 
 def make(**overrides: Any) -> SocketGate:
@@ -72,22 +78,23 @@ def test_a_clients_sockets_share_one_message_budget() -> None:
     assert gate.allow_message("b")
 
 
-def test_a_barred_client_may_not_open_sockets_until_the_penalty_ends(monkeypatch: Any) -> None:
+def test_a_barred_client_stays_barred_until_the_penalty_ends(monkeypatch: Any) -> None:
     gate = make()
     gate.admit("a")
+    assert gate.barred("a") == 0
     gate.bar("a")
-    code, reason = refusal(gate, "a")
-    assert code == 1008 and reason == "too many messages: wait 60 s before reconnecting"
-    gate.admit("b")
+    assert gate.barred("a") == pytest.approx(60, abs=1)
+    assert gate.barred("b") == 0
     now = gate_module.time.monotonic()
     monkeypatch.setattr(gate_module.time, "monotonic", lambda: now + 61)
-    gate.admit("a")
+    assert gate.barred("a") == 0
 
 
 def test_the_server_cap_follows_the_open_file_limit(monkeypatch: Any) -> None:
-    monkeypatch.setattr(resource, "getrlimit", lambda which: (1024, 4096))
-    assert socket_capacity() == 1024 - gate_module.RESERVED_FDS
-    assert SocketGate.from_config({}).max_sockets == 1024 - gate_module.RESERVED_FDS
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (20000, 40000))
+    assert connection_capacity() == 20000 - gate_module.RESERVED_FDS
+    assert socket_capacity() == 20000 - gate_module.RESERVED_FDS - gate_module.PAGE_CONNECTIONS
+    assert SocketGate.from_config({}).max_sockets == socket_capacity()
     assert SocketGate.from_config({"MAX_SOCKETS": 7}).max_sockets == 7
 
 
@@ -97,3 +104,29 @@ def test_a_client_is_its_ipv4_address_or_its_ipv6_64() -> None:
     assert key_for("2001:db8:1:3::1") != key_for("2001:db8:1:2::1")
     assert key_for("::ffff:198.51.100.4") == "198.51.100.4"
     assert key_for(None) == "?"
+
+
+def test_reading_past_a_clients_byte_budget_waits_and_the_budget_is_shared(
+    monkeypatch: Any,
+) -> None:
+    gate = make(byte_rate=1000.0, byte_burst=4000)
+    gate.admit("a")
+    gate.admit("b")
+
+    class Raw:
+        def recv(self, size: int) -> bytes:
+            return b"x" * size
+
+        def fileno(self) -> int:
+            return 7
+
+    slept: list[float] = []
+    monkeypatch.setattr(gate_module.time, "sleep", slept.append)
+    first, second = MeteredSocket(Raw(), gate, "a"), MeteredSocket(Raw(), gate, "a")
+    first.recv(3000)
+    assert slept == []  # within the burst
+    second.recv(3000)  # the same client's other socket: 2000 bytes over
+    assert slept == [gate_module.MAX_READ_DELAY]  # 2 s of debt, waited out a second at a time
+    MeteredSocket(Raw(), gate, "b").recv(3000)  # another client has its own budget
+    assert len(slept) == 1
+    assert first.fileno() == 7  # everything else is the socket

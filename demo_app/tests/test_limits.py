@@ -133,7 +133,7 @@ def test_only_lookup_misses_count_and_they_share_one_budget(make_app: Any) -> No
     # Three misses, each on a different kind of lookup...
     assert client.get("/api/tables/ZZZZZZZZ").status_code == 404
     assert client.get("/t/ZZZZZZZZ/odds").status_code == 404
-    assert "error=" in client.get("/join", query_string={"code": "ZZZZZZZZ"}).location
+    assert "missing=" in client.get("/join", query_string={"code": "ZZZZZZZZ"}).location
     # ...spend the budget: now every lookup waits, even of a live table.
     assert_refused(client.get(f"/api/tables/{code}"))
     assert_refused(client.post(f"/api/tables/{code}/seat", json={}))

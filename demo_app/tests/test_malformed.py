@@ -54,6 +54,8 @@ def unthrottled(app: Any, monkeypatch: Any) -> None:
     gate = app.extensions[sockets.KEY]
     monkeypatch.setattr(gate, "message_rate", 1e6)
     monkeypatch.setattr(gate, "message_burst", 10**6)
+    monkeypatch.setattr(gate, "byte_rate", 1e9)
+    monkeypatch.setattr(gate, "byte_burst", 10**9)
 
 
 @pytest.fixture
@@ -179,3 +181,29 @@ def test_fuzzed_messages_get_valid_replies_and_log_no_errors(seated: Any, caplog
 
     check()
     assert server_errors(caplog) == []
+
+
+@pytest.mark.parametrize("path", ["/api/validate", "/api/tables"])
+def test_a_deeply_nested_json_body_is_refused_without_a_traceback(
+    client: Any, caplog: Any, path: str
+) -> None:
+    body = '{"a":' + "[" * 5000 + "]" * 5000 + "}"
+    response = client.post(path, data=body, content_type="application/json")
+    assert response.status_code == 422
+    assert not server_errors(caplog)
+
+
+def test_a_bot_kind_that_is_not_text_is_refused(client: Any, caplog: Any) -> None:
+    for kind in ([1], {"a": 1}, 3):
+        response = client.post(
+            "/api/tables", json={"nickname": "Iris", "preset": "dudo", "bot_kind": kind}
+        )
+        assert response.status_code == 422
+        assert "bot kind" in response.get_json()["error"]
+    assert not server_errors(caplog)
+
+
+def test_the_lobby_shows_no_text_from_the_address_bar(client: Any) -> None:
+    page = client.get("/?error=Your+account+is+locked&missing=ABCDEFGHIJK").get_data(as_text=True)
+    assert "account is locked" not in page
+    assert "No live table has the code ABCDEFGH." in page

@@ -100,7 +100,7 @@ def test_join_by_code_redirects(client: Any) -> None:
     response = client.get(f"/join?code={made['code'].lower()}")
     assert response.status_code == 302 and response.location.endswith(f"/t/{made['code']}")
     response = client.get("/join?code=ZZZZZZZZ")
-    assert "error=" in response.location
+    assert "missing=ZZZZZZZZ" in response.location
 
 
 def test_second_player_sits_and_the_table_fills(app: Any, client: Any) -> None:

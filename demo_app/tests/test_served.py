@@ -22,9 +22,8 @@ from typing import Any
 
 import pytest
 from simple_websocket import Client, ConnectionClosed
-from wsproto.events import CloseConnection
 
-from .conftest import WSPlayer
+from .conftest import WSPlayer, closed_with
 
 Serve = Callable[..., str]
 
@@ -90,22 +89,6 @@ def new_table_socket_url(host: str) -> str:
     status, made = post(host, "/api/tables", {"nickname": "Iris", "preset": "dudo", "seats": 2})
     assert status == 200, made
     return f"ws://{host}/ws/{made['code']}"
-
-
-def closed_with(ws: Client, timeout: float = 10.0) -> tuple[int, str]:
-    """The close code and reason the server sent ``ws``."""
-    deadline = time.monotonic() + timeout
-    with contextlib.suppress(ConnectionClosed):
-        while ws.connected and time.monotonic() < deadline:
-            ws.receive(timeout=0.2)
-    assert not ws.connected, "the server did not close the socket"
-    if ws.close_reason == 1005:
-        # simple-websocket's client reads only the first event of the handshake's data: a close
-        # frame that came with the handshake's response is still waiting in its parser.
-        for event in ws.ws.events():
-            if isinstance(event, CloseConnection):
-                return event.code, event.reason
-    return ws.close_reason, ws.close_message
 
 
 def test_a_whole_game_over_the_served_app(serve: Serve) -> None:
@@ -178,13 +161,44 @@ def test_the_server_cap_refuses_the_next_socket(serve: Serve) -> None:
 
 
 def test_a_flooding_socket_is_closed_and_its_client_barred(serve: Serve) -> None:
-    host = serve(FLOOD_PENALTY_SECONDS=60)
+    host = serve(FLOOD_PENALTY_SECONDS=60, LIMIT_TARPIT_SECONDS=0)
     url = new_table_socket_url(host)
     flooder = Client.connect(url)
     with contextlib.suppress(ConnectionClosed, OSError):
         for _ in range(2000):
             flooder.send(json.dumps({"v": 1, "type": "ping"}))
     assert closed_with(flooder) == (1008, "too many messages: closed")
-    code, reason = closed_with(Client.connect(url))
-    assert code == 1008
-    assert reason.startswith("too many messages: wait ")
+    request = urllib.request.Request(
+        url.replace("ws://", "http://"), headers={"Connection": "Upgrade", "Upgrade": "websocket"}
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    assert refused.value.code == 429
+    assert 0 < int(refused.value.headers["Retry-After"]) <= 60
+    assert refused.value.read().decode().startswith("too many messages: wait ")
+
+
+def slow_post(host: str) -> socket.socket:
+    """A POST whose headers promise a body that never comes."""
+    name, port = host.split(":")
+    conn = socket.create_connection((name, int(port)), timeout=15)
+    conn.sendall(
+        b"POST /api/validate HTTP/1.1\r\nHost: " + host.encode() + b"\r\n"
+        b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+    )
+    return conn
+
+
+def status_of(conn: socket.socket) -> str:
+    with conn:
+        return conn.recv(4096).split(b"\r\n", 1)[0].decode()
+
+
+def test_a_body_that_never_comes_is_cut_off_and_one_client_holds_few(serve: Serve) -> None:
+    host = serve(BODY_SECONDS=1, MAX_REQUESTS_IN_FLIGHT=2)
+    held = [slow_post(host), slow_post(host)]
+    time.sleep(0.3)
+    assert status_of(slow_post(host)) == "HTTP/1.1 429 Too Many Requests"
+    assert [status_of(conn) for conn in held] == ["HTTP/1.1 408 Request Timeout"] * 2
+    with urllib.request.urlopen(f"http://{host}/", timeout=10) as page:
+        assert page.status == 200

@@ -2,7 +2,8 @@
 
 ``create_app(config)`` is the app factory: SQLite storage (:mod:`.db`), players by cookie
 (:mod:`.players`), the request guard (:mod:`.guard`: CSRF, security headers, ProxyFix), the
-per-client rate limits (:mod:`.limits`), the table hub (:mod:`.hub`), the WebSocket endpoint
+per-client rate limits (:mod:`.limits`), the per-client cap on requests in flight and the
+deadline for request bodies (:mod:`.admission`), the table hub (:mod:`.hub`), the WebSocket endpoint
 (:mod:`.sockets`, with its socket gate :mod:`.gate`) and the blueprints for the lobby, the JSON
 API and the other pages. Run it with ``liarsdice-demo``, which serves it with gunicorn's gevent
 worker (:mod:`.serve`), or under a gunicorn command line of your own (see the README).
@@ -17,7 +18,19 @@ from typing import Any
 from flask import Flask, render_template
 from werkzeug.exceptions import HTTPException
 
-from liarsdice_demo import api, db, gate, guard, hub, limits, lobby, pages, players, sockets
+from liarsdice_demo import (
+    admission,
+    api,
+    db,
+    gate,
+    guard,
+    hub,
+    limits,
+    lobby,
+    pages,
+    players,
+    sockets,
+)
 
 DEFAULTS: dict[str, Any] = {
     "BOT_DELAY": 0.9,
@@ -26,6 +39,7 @@ DEFAULTS: dict[str, Any] = {
     "MAX_TABLES": 2000,
     "MAX_CONTENT_LENGTH": 64 * 1024,
     "SOCK_SERVER_OPTIONS": {"ping_interval": 25, "max_message_size": 16 * 1024},
+    **admission.DEFAULTS,
     **gate.DEFAULTS,
     **guard.DEFAULTS,
     **limits.DEFAULTS,
@@ -50,6 +64,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if config:
         app.config.update(config)
     limits.init_app(app)
+    admission.init_app(app)  # inside ProxyFix, which guard.init_app may wrap around it
     db.init_app(app)
     guard.init_app(app)
     players.init_app(app)

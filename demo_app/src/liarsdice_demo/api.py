@@ -30,6 +30,7 @@ from liarsdice_demo.composition import (
 )
 from liarsdice_demo.hub import TooManyTables, current_hub
 from liarsdice_demo.players import clean_nickname, ensure_player
+from liarsdice_demo.protocol import MAX_DEPTH, nesting
 from liarsdice_demo.table import Forbidden, TableError, TableSession
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -40,6 +41,10 @@ def _refuse(text: str, status: int = 400, **extra: Any) -> tuple[Response, int]:
 
 
 def _body() -> dict[str, Any]:
+    """The request's JSON object (``{}`` if it is not one); text nested deeper than the protocol
+    allows is not parsed at all (the parser would recurse on it)."""
+    if nesting(request.get_data(as_text=True)) > MAX_DEPTH:
+        return {}
     data = request.get_json(silent=True)
     return data if isinstance(data, dict) else {}
 

@@ -143,6 +143,8 @@ def parse_config(data: Mapping[str, Any]) -> TableConfig:
         raise ConfigError("send a JSON object")
     rules, preset, variants, options = build_rules(data)
     bot_kind = data.get("bot_kind", "random") or None
+    if bot_kind is not None and not isinstance(bot_kind, str):
+        raise ConfigError("the bot kind is a name (text)")
     if bot_kind in ("none", ""):
         bot_kind = None
     if bot_kind is not None and bot_kind not in bot_kinds():

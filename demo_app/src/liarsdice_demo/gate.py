@@ -2,8 +2,9 @@
 
 Contract: :meth:`SocketGate.admit` lets a new socket in or raises :class:`Refused` with a WebSocket
 close code and a reason fit to show a player (the server's cap, the client's cap, the client
-opening sockets too fast, or the client barred for a while by :meth:`SocketGate.bar` after it
-flooded a socket); every admitted socket is given back with :meth:`SocketGate.release`.
+opening sockets too fast); every admitted socket is given back with :meth:`SocketGate.release`.
+A client that flooded a socket is barred for a while (:meth:`SocketGate.bar`); the endpoint asks
+:meth:`SocketGate.barred` before accepting its handshakes at all.
 :meth:`SocketGate.allow_message` meters messages per client, across all of that client's sockets,
 so opening more sockets buys no more throughput. A client is its key
 (:func:`liarsdice_demo.clients.client_key`: its address, or its IPv6 /64). Thread-safe (one
@@ -30,25 +31,56 @@ DEFAULTS: dict[str, Any] = {
     "MESSAGES_PER_SECOND": 20.0,
     "MESSAGES_BURST": 60,
     "FLOOD_PENALTY_SECONDS": 30.0,
+    "BYTES_PER_SECOND": 64 * 1024,
+    "BYTES_BURST": 256 * 1024,
 }
 """Config keys (and defaults) read by :meth:`SocketGate.from_config`; ``MAX_SOCKETS=None`` means
 as many as the process's file descriptor limit allows (:func:`socket_capacity`)."""
 
 RESERVED_FDS = 256
-"""File descriptors kept for page requests, the database and the server itself."""
+"""File descriptors kept for the database and the server itself."""
+PAGE_CONNECTIONS = 1000
+"""Connections kept for page requests when the sockets are at their cap."""
 
+MAX_READ_DELAY = 1.0
+"""The longest one read waits for its client's byte budget (the next read waits again)."""
 FORGET_AFTER = 300.0
 """Seconds after which a client with no socket is forgotten (its buckets were full long ago)."""
 
 
-def socket_capacity() -> int:
-    """How many WebSockets (one file descriptor each) fit under this process's open-file limit,
-    leaving :data:`RESERVED_FDS` for everything else: past it, every request (and SQLite) would
-    fail with "too many open files", so the gate refuses sockets first."""
+def connection_capacity() -> int:
+    """How many connections (one file descriptor each) fit under this process's open-file limit,
+    leaving :data:`RESERVED_FDS` for the database and the server itself: past it, accepting a
+    connection or opening SQLite would fail with "too many open files"."""
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY:
         soft = 1 << 20
-    return max(16, soft - RESERVED_FDS)
+    return max(2 * PAGE_CONNECTIONS, soft - RESERVED_FDS)
+
+
+def socket_capacity() -> int:
+    """How many WebSockets the server holds by default: the connection capacity less
+    :data:`PAGE_CONNECTIONS`, so that pages can always be served."""
+    return connection_capacity() - PAGE_CONNECTIONS
+
+
+class MeteredSocket:
+    """A socket whose reads spend its client's byte budget: past it, the reader waits before
+    reading again, so whatever a client sends (messages, control frames, junk) costs the server
+    at most the budget; TCP pushes back on the sender meanwhile. Everything else is the socket."""
+
+    def __init__(self, sock: Any, gate: SocketGate, client: str) -> None:
+        self._sock, self._gate, self._client = sock, gate, client
+
+    def recv(self, size: int) -> bytes:
+        data: bytes = self._sock.recv(size)
+        delay = self._gate.read_delay(self._client, len(data))
+        if delay:
+            time.sleep(min(delay, MAX_READ_DELAY))
+        return data
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
 
 
 class Refused(Exception):
@@ -87,15 +119,23 @@ class TokenBucket:
         self._refill()
         return max(0.0, (1 - self._tokens) / self.rate)
 
+    def spend(self, amount: float) -> float:
+        """Spend ``amount`` tokens, going into debt if need be; the seconds until the bucket is
+        out of debt (0 when it never was)."""
+        self._refill()
+        self._tokens -= amount
+        return max(0.0, -self._tokens / self.rate)
+
 
 class _Client:
-    __slots__ = ("barred_until", "messages", "opens", "seen", "sockets")
+    __slots__ = ("barred_until", "bytes", "messages", "opens", "seen", "sockets")
 
     def __init__(self, gate: SocketGate) -> None:
         self.sockets = 0
         self.barred_until = 0.0
         self.opens = TokenBucket(gate.opens_rate, gate.opens_burst)
         self.messages = TokenBucket(gate.message_rate, gate.message_burst)
+        self.bytes = TokenBucket(gate.byte_rate, gate.byte_burst)
         self.seen = time.monotonic()
 
 
@@ -112,11 +152,14 @@ class SocketGate:
         message_rate: float,
         message_burst: int,
         flood_penalty: float,
+        byte_rate: float = DEFAULTS["BYTES_PER_SECOND"],
+        byte_burst: int = DEFAULTS["BYTES_BURST"],
     ) -> None:
         self.max_sockets, self.max_per_client = max_sockets, max_per_client
         self.opens_rate, self.opens_burst = opens_rate, opens_burst
         self.message_rate, self.message_burst = message_rate, message_burst
         self.flood_penalty = flood_penalty
+        self.byte_rate, self.byte_burst = byte_rate, byte_burst
         self.open = 0
         self._clients: dict[str, _Client] = {}
         self._lock = threading.Lock()
@@ -134,7 +177,16 @@ class SocketGate:
             message_rate=get("MESSAGES_PER_SECOND"),
             message_burst=get("MESSAGES_BURST"),
             flood_penalty=get("FLOOD_PENALTY_SECONDS"),
+            byte_rate=get("BYTES_PER_SECOND"),
+            byte_burst=get("BYTES_BURST"),
         )
+
+    def barred(self, client: str) -> float:
+        """Seconds ``client`` stays barred for flooding (0 when it is not): checked before a
+        handshake is even accepted, so a barred client's attempts cost next to nothing."""
+        with self._lock:
+            state = self._clients.get(client)
+            return max(0.0, state.barred_until - time.monotonic()) if state is not None else 0.0
 
     def admit(self, client: str) -> None:
         """Count a new socket of ``client``, or raise :class:`Refused` saying why not."""
@@ -143,10 +195,7 @@ class SocketGate:
             state = self._clients.get(client)
             if state is None:
                 state = self._clients[client] = _Client(self)
-            state.seen = now = time.monotonic()
-            if now < state.barred_until:
-                wait = max(1, round(state.barred_until - now))
-                raise Refused(FLOODED, f"too many messages: wait {wait} s before reconnecting")
+            state.seen = time.monotonic()
             if not state.opens.take():
                 wait = max(1, round(state.opens.wait()))
                 raise Refused(
@@ -184,6 +233,13 @@ class SocketGate:
         with self._lock:
             state = self._clients.get(client)
             return state is None or state.messages.take()
+
+    def read_delay(self, client: str, received: int) -> float:
+        """Count ``received`` bytes read from ``client``'s sockets; the seconds to wait before
+        reading from them again (0 within the client's byte budget)."""
+        with self._lock:
+            state = self._clients.get(client)
+            return state.bytes.spend(received) if state is not None else 0.0
 
     def sockets_of(self, client: str) -> int:
         """How many sockets ``client`` holds now."""

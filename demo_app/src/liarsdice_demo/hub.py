@@ -33,7 +33,10 @@ CAP_RETRY_SECONDS = 60
 """The ``Retry-After`` given to a client at its table cap (a game usually ends within minutes)."""
 LIVE = ("waiting", "playing")
 IDLE_SECONDS = 3600.0
-SWEEP_SECONDS = 300.0
+"""A table nobody has acted at (or joined) for this long is closed, whoever still watches it."""
+FINISHED_SECONDS = 600.0
+"""A table whose game is over (or stopped) closes this long after its last action."""
+SWEEP_SECONDS = 60.0
 KEY = "liarsdice_hub"
 
 
@@ -87,8 +90,8 @@ class TableHub:
     def _check_room(self, client: str | None) -> None:
         if client is not None and self._hosted_by(client) >= self._per_client():
             raise TooManyTables(
-                f"you already host {self._per_client()} live tables: "
-                "finish or leave one before opening another"
+                f"you already have {self._per_client()} tables open (a finished table closes "
+                f"{FINISHED_SECONDS / 60:.0f} minutes after its game): try again later"
             )
         if len(self._tables) >= self.settings.get("MAX_TABLES", 2000):
             raise RuntimeError("the server is full: try again later")
@@ -97,9 +100,9 @@ class TableHub:
         return int(self.settings.get("MAX_TABLES_PER_CLIENT", MAX_TABLES_PER_CLIENT))
 
     def _hosted_by(self, client: str) -> int:
-        """Live tables ``client`` created that are not over (read without their locks: the
-        lock order is table, then hub)."""
-        return sum(t.client == client and t.status in LIVE for t in self._tables.values())
+        """Tables ``client`` created that the hub still holds, finished ones included (they close
+        :data:`FINISHED_SECONDS` after their game, so they cannot pile up)."""
+        return sum(t.client == client for t in self._tables.values())
 
     def _new_code(self) -> str:
         while True:
@@ -140,14 +143,20 @@ class TableHub:
     def _sweep(self) -> None:
         now = time.monotonic()
         with self._lock:
-            for code, table in list(self._tables.items()):
-                if table.connections == 0 and now - table.touched > IDLE_SECONDS:
-                    del self._tables[code]
+            expired = [code for code, table in self._tables.items() if _expired(table, now)]
+            closed = [self._tables.pop(code) for code in expired]
+        for table in closed:
+            table.close("this table has closed: start a new one from the lobby")
         self.scheduler.call_later(SWEEP_SECONDS, self._sweep)
 
     def shutdown(self) -> None:
         """Stop the scheduler and its workers (live tables stop moving)."""
         self.scheduler.shutdown()
+
+
+def _expired(table: TableSession, now: float) -> bool:
+    idle = now - table.touched
+    return idle > IDLE_SECONDS or (table.status not in LIVE and idle > FINISHED_SECONDS)
 
 
 def init_app(app: Flask) -> None:

@@ -64,6 +64,7 @@ LOOKUPS = (
 """The endpoints that look a table up by the code in the URL: one shared budget of misses."""
 
 PLAYER_SCOPE = "player-creation"
+LOOKUP_SCOPE = "code-lookup"
 
 
 @dataclass(frozen=True)
@@ -90,19 +91,33 @@ def lookup_missed(response: Response) -> bool:
     return not urlsplit(response.location).path.startswith(table_pages)
 
 
+def _spend(setting: str, scope: str) -> int | None:
+    """Count one hit of this client against the limit in config ``setting`` (shared by
+    ``scope``); if it is spent, count nothing and return the seconds to wait."""
+    if not limiter.enabled:
+        return None
+    strategy, client = limiter.limiter, client_key()
+    items = parse_many(current_app.config[setting])
+    for item in items:
+        if not strategy.test(item, client, scope):
+            reset_at, _ = strategy.get_window_stats(item, client, scope)
+            return max(1, math.ceil(reset_at - time.time()))
+    for item in items:
+        strategy.hit(item, client, scope)
+    return None
+
+
 def spend_player_creation() -> None:
     """Count one new player for this client, or raise :class:`TooManyRequests` (nothing counted)."""
-    if not limiter.enabled:
-        return
-    strategy, client = limiter.limiter, client_key()
-    items = parse_many(current_app.config["LIMIT_PLAYER_CREATION"])
-    for item in items:
-        if not strategy.test(item, client, PLAYER_SCOPE):
-            reset_at, _ = strategy.get_window_stats(item, client, PLAYER_SCOPE)
-            wait = max(1, math.ceil(reset_at - time.time()))
-            raise TooManyRequests("too many new players from this address", retry_after=wait)
-    for item in items:
-        strategy.hit(item, client, PLAYER_SCOPE)
+    wait = _spend("LIMIT_PLAYER_CREATION", PLAYER_SCOPE)
+    if wait is not None:
+        raise TooManyRequests("too many new players from this address", retry_after=wait)
+
+
+def spend_code_miss() -> int | None:
+    """Count a lookup by code that found nothing outside the views (a WebSocket to an unknown
+    code) against the same budget as the views' misses; the seconds to wait if it is spent."""
+    return _spend("LIMIT_CODE_MISSES", LOOKUP_SCOPE)
 
 
 def retry_seconds(error: TooManyRequests) -> int:
@@ -157,7 +172,7 @@ def limit_views(app: Flask) -> None:
     _decorate(app, "api.create_table", limiter.limit(Setting("LIMIT_TABLE_CREATION")))
     _decorate(app, "api.take_seat", limiter.limit(Setting("LIMIT_SEAT_CLAIMS")))
     lookup = limiter.shared_limit(
-        Setting("LIMIT_CODE_MISSES"), scope="code-lookup", deduct_when=lookup_missed
+        Setting("LIMIT_CODE_MISSES"), scope=LOOKUP_SCOPE, deduct_when=lookup_missed
     )
     for endpoint in LOOKUPS:
         _decorate(app, endpoint, lookup)

@@ -36,7 +36,7 @@ def index() -> str:
         min_seats=MIN_SEATS,
         max_seats=MAX_SEATS,
         default_turn=DEFAULT_TURN,
-        error=request.args.get("error"),
+        missing=request.args.get("missing", "")[:CODE_LENGTH],
     )
 
 
@@ -51,5 +51,5 @@ def join() -> Response:
         code, key = link.group(1), link.group(2)
     if not CODE.match(code) or current_hub().get(code) is None:
         shown = code[:CODE_LENGTH]
-        return redirect(url_for("lobby.index", error=f"No live table has the code {shown!r}."))
+        return redirect(url_for("lobby.index", missing=shown))
     return redirect(url_for("pages.table", code=code.upper(), key=key))

@@ -62,7 +62,7 @@ def parse(raw: object) -> Intent:
         raise ProtocolError("send text frames holding JSON")
     if len(raw) > MAX_MESSAGE:
         raise ProtocolError(f"message too large: at most {MAX_MESSAGE} characters")
-    if _nesting(raw) > MAX_DEPTH:
+    if nesting(raw) > MAX_DEPTH:
         raise ProtocolError(f"malformed JSON: nested too deeply (at most {MAX_DEPTH} levels)")
     try:
         data = json.loads(raw)
@@ -101,7 +101,7 @@ def parse(raw: object) -> Intent:
     return Intent(kind, fields, ident)
 
 
-def _nesting(raw: str) -> int:
+def nesting(raw: str) -> int:
     """How deep objects and lists nest in the JSON text ``raw`` (brackets inside strings do not
     count; malformed text is measured as well as it can be and refused later by the parser)."""
     depth = deepest = 0

@@ -5,8 +5,9 @@ worker (the documented deployment, see the demo's README) until SIGINT or SIGTER
 built inside the worker, after gevent has patched the standard library, and its hub is shut down
 when the worker exits. A WebSocket costs a few greenlets and one file descriptor, not a thread, so
 one process holds thousands of them (docs/security.md has the measured figures). Before serving,
-the open-file limit is raised to the most the system allows, and gunicorn may hold as many
-connections as the socket gate admits plus room for page requests.
+the open-file limit is raised to the most the system allows, and gunicorn holds at most as many
+connections as that limit has room for (:func:`~liarsdice_demo.gate.connection_capacity`), so it
+stops accepting before a file descriptor runs out; the socket gate keeps room in it for pages.
 """
 
 from __future__ import annotations
@@ -17,11 +18,9 @@ from typing import Any
 
 from gunicorn.app.base import BaseApplication
 
-from liarsdice_demo.gate import socket_capacity
+from liarsdice_demo.gate import connection_capacity
 
 GRACE_SECONDS = 5
-PAGE_CONNECTIONS = 1000
-"""Connections gunicorn keeps for page requests on top of the WebSockets the gate admits."""
 
 
 class DemoServer(BaseApplication):  # type: ignore[misc]
@@ -63,7 +62,7 @@ def serve(config: Mapping[str, Any] | None, host: str, port: int) -> None:
         "bind": f"{host}:{port}",
         "workers": 1,
         "worker_class": "gevent",
-        "worker_connections": socket_capacity() + PAGE_CONNECTIONS,
+        "worker_connections": connection_capacity(),
         "graceful_timeout": GRACE_SECONDS,
         "errorlog": "-",
         "loglevel": "warning",

@@ -10,29 +10,32 @@ and nesting caps on the raw text before parsing) and handed to the table, which 
 error or broadcasts the change. Malformed, oversized, too deeply nested, out-of-turn or illegal
 messages get an ``error`` reply and change nothing (docs/protocol.md lists the limits). A socket
 that keeps sending past its limit is closed with code 1008 and its client may not open sockets
-for a while (the gate's flood penalty). A message that trips a
-bug in the server gets an ``internal error`` reply (the bug is logged) and the socket stays open.
-A socket whose client stops reading is closed, not waited for.
+for a while (the gate's flood penalty: its handshakes get a plain 429, without an upgrade). A
+message that trips a bug in the server gets an ``internal error`` reply (the bug is logged) and
+the socket stays open. A socket whose client stops reading is closed, not waited for.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import socket
 import threading
+import time
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask, Response, current_app, request
 from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
+from liarsdice_demo import limits
 from liarsdice_demo.clients import client_key
 from liarsdice_demo.connection import Connection
-from liarsdice_demo.gate import FLOODED, Refused, SocketGate
+from liarsdice_demo.gate import FLOODED, TRY_AGAIN_LATER, MeteredSocket, Refused, SocketGate
 from liarsdice_demo.hub import current_hub
 from liarsdice_demo.protocol import ProtocolError, error, message, parse
-from liarsdice_demo.table import TableError
+from liarsdice_demo.table import GONE, TableError
 
 log = logging.getLogger(__name__)
 sock = Sock()
@@ -40,13 +43,14 @@ IDLE_POLL = 30.0
 """Seconds between checks, on an idle socket, that the table has not dropped the connection (a
 dropped connection's close frame normally wakes the socket at once)."""
 HELLO_SECONDS = 30.0
-GONE = 4404
-"""Close code: no live table has this code (the client should stop reconnecting)."""
+"""Seconds from connecting by which a socket must have said hello (else it is closed)."""
+UNGREETED = 1008
+"""Close code for a socket that did not say hello in time."""
 FLOOD_DROPS = 100
 """Messages dropped in a row for the rate limit after which the socket is closed."""
 KEY = "liarsdice_gate"
-CLOSE_WAIT = 2.0
-"""Seconds a closing socket waits for the client's close frame (the closing handshake)."""
+READER_WAIT = 5.0
+"""Seconds to wait for simple-websocket's reader to finish once its socket is shut down."""
 
 
 @sock.route("/ws/<code>")
@@ -55,49 +59,59 @@ def table_socket(ws: Any, code: str) -> None:
     gate: SocketGate = current_app.extensions[KEY]
     client = client_key()
     try:
-        gate.admit(client)
-    except Refused as refused:
-        _hang_up(ws, refused.code, refused.reason)
-        return
-    try:
-        _serve(ws, code, gate, client)
+        try:
+            gate.admit(client)
+        except Refused as refused:
+            _hang_up(ws, refused.code, refused.reason)
+            return
+        try:
+            _serve(ws, code, gate, client)
+        finally:
+            gate.release(client)
     finally:
-        gate.release(client)
-        _wait_for_close_reply(ws)
+        _stop_reader(ws)
 
 
 def _hang_up(ws: Any, code: int, reason: str) -> None:
-    """Close ``ws`` with ``code`` and ``reason``, and let the client's reply arrive."""
+    """Close ``ws`` with ``code`` and ``reason``."""
     with contextlib.suppress(ConnectionClosed, OSError):
         ws.close(reason=code, message=reason)
-    _wait_for_close_reply(ws)
 
 
-def _wait_for_close_reply(ws: Any) -> None:
-    """Wait (at most :data:`CLOSE_WAIT` s) for the client's answer to our close frame before the
-    server drops the TCP connection: dropped earlier, the client's reply meets a reset, which can
-    discard our close frame, and with it the reason, before the client has read it."""
+def _stop_reader(ws: Any) -> None:
+    """End simple-websocket's reader before the server closes the socket: a socket closed while
+    the reader's gevent selector still watches it can crash the whole process (gevent's selectors
+    say so). Shutting the socket down wakes the reader, which then closes its selector."""
+    with contextlib.suppress(AttributeError, OSError):
+        ws.sock.shutdown(socket.SHUT_RDWR)
     reader = getattr(ws, "thread", None)
     if reader is not None and reader is not threading.current_thread():
-        reader.join(CLOSE_WAIT)
+        reader.join(READER_WAIT)
 
 
 def _serve(ws: Any, code: str, gate: SocketGate, client: str) -> None:
     table = current_hub().get(code)
     if table is None:
-        _hang_up(ws, GONE, f"no live table has the code {code[:12]!r}")
+        wait = limits.spend_code_miss()
+        if wait is not None:
+            _hang_up(ws, TRY_AGAIN_LATER, f"too many unknown codes: try again in {wait} s")
+        else:
+            _hang_up(ws, GONE, f"no live table has the code {code[:12]!r}")
         return
     with contextlib.suppress(AttributeError, OSError):  # small messages go out at once
         ws.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    ws.sock = MeteredSocket(ws.sock, gate, client)  # the reader looks it up on every read
     conn = Connection(ws)
     dropped = 0
+    hello_by = time.monotonic() + HELLO_SECONDS
     try:
         while not conn.closed:
-            raw = ws.receive(timeout=IDLE_POLL if conn.greeted else HELLO_SECONDS)
+            if not conn.greeted and time.monotonic() > hello_by:
+                conn.abandon(UNGREETED, "say hello first: closed")
+                break
+            wait = IDLE_POLL if conn.greeted else max(0.05, hello_by - time.monotonic())
+            raw = ws.receive(timeout=wait)
             if raw is None:
-                if not conn.greeted:
-                    conn.send(error("say hello first"))
-                    return
                 continue
             if not (conn.allow() and gate.allow_message(client)):
                 dropped += 1
@@ -140,7 +154,22 @@ def _handle(table: Any, conn: Connection, raw: object) -> None:
     table.handle(conn, intent)
 
 
+def _refuse_barred() -> Response | None:
+    """Before a handshake of a client barred for flooding: a plain 429, held back like every
+    refusal (``LIMIT_TARPIT_SECONDS``), and no WebSocket set up at all."""
+    if not request.path.startswith("/ws/"):
+        return None
+    wait = current_app.extensions[KEY].barred(client_key())
+    if not wait:
+        return None
+    time.sleep(current_app.config["LIMIT_TARPIT_SECONDS"])
+    text = f"too many messages: wait {math.ceil(wait)} s before reconnecting"
+    return Response(text, 429, {"Retry-After": str(math.ceil(wait))}, mimetype="text/plain")
+
+
 def init_app(app: Flask) -> None:
-    """Register the WebSocket route on ``app`` and give it a socket gate from its config."""
+    """Register the WebSocket route on ``app``, give it a socket gate from its config, and turn
+    barred clients away before their handshakes."""
     app.extensions[KEY] = SocketGate.from_config(app.config)
+    app.before_request(_refuse_barred)
     sock.init_app(app)

@@ -75,6 +75,8 @@ PRIVATE = "this table is private: ask its host for the share link"
 BANNED = "the host removed you from this table: you cannot sit at it again"
 KICKED = 4403
 """WebSocket close code sent to the connections of a seat the host removed."""
+GONE = 4404
+"""WebSocket close code: no live table has this code (any more); clients stop reconnecting."""
 REPLACED = 4409
 """WebSocket close code sent to a seat's oldest tab when a newer one takes its place."""
 
@@ -285,6 +287,13 @@ class TableSession:
                 if seat is not None and conn in seat.conns:
                     del seat.conns[conn]
                     self._broadcast()
+
+    def close(self, reason: str) -> None:
+        """Close every connection of this table (code :data:`GONE`): the hub has dropped it."""
+        with self.lock:
+            seated = [conn for seat in self.seats if seat is not None for conn in seat.conns]
+            for conn in [*seated, *self._spectators]:
+                conn.abandon(GONE, reason)
 
     @property
     def connections(self) -> int:
