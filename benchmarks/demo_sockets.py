@@ -333,20 +333,20 @@ def flooders(args: argparse.Namespace) -> None:
     stats = {"sent": 0, "closed": 0}
     until = time.monotonic() + args.seconds
     offset = 100 if args.control else 0
-    gevent.joinall(
-        [
-            gevent.spawn(
-                flooder,
-                args.port,
-                args.code,
-                address((2000 + i if args.spread else 2000) + offset),
-                until,
-                stats,
-                args.control,
-            )
-            for i in range(args.flooders)
-        ]
-    )
+    jobs = [
+        gevent.spawn(
+            flooder,
+            args.port,
+            args.code,
+            address((2000 + i if args.spread else 2000) + offset),
+            until,
+            stats,
+            args.control,
+        )
+        for i in range(args.flooders)
+    ]
+    gevent.joinall(jobs, timeout=args.seconds + 1)
+    gevent.killall(jobs)  # a send the server no longer reads blocks: that is the point
     print(json.dumps(stats))
 
 
