@@ -48,9 +48,11 @@ ruleset's ``matching_faces`` hook says at the start of a round. ``hand`` is the 
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import math
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from fractions import Fraction
 from typing import Any, TypeVar
 
@@ -218,42 +220,38 @@ def view_outlook(
 def lowest_raises(rules: Ruleset, state: GameState, player: str, tries: int = 3) -> dict[int, Bid]:
     """For each face ``player`` may bid now, the lowest legal bid on it (faces with none left out).
 
-    Finds the lowest quantity that outranks the bid on the table by bisection on the rank key (bid
-    ranks grow with the quantity of a face in every known order), then asks the ``bid_problem``
-    hook, trying up to ``tries`` quantities. Checks the result against the engine's full list of
-    legal bids only when the bisection finds nothing, so it stays cheap on every turn.
+    Walks the ruleset's cached bid ladder (every bid sorted by rank, :meth:`Ruleset.ladder`) from
+    just above the bid on the table: the first bids met on a face are its lowest raises, since a
+    face's bids rank higher as the quantity grows in every known order. Each face's first
+    ``tries`` raises are put to the ``bid_problem`` hook, and the first one it lets through is
+    kept. The rank hook is called once (for the bid on the table), not once per probe. Falls back
+    to the engine's full list of legal bids only when the walk finds nothing, so it stays cheap
+    on every turn.
     """
     round_ = state.round
     if round_ is None or round_.over:
         return {}
     hooks = rules.hooks
-    rank: Callable[[Bid], Any] = hooks.bid_rank
-    top = round_.dice_in_play
+    refused = rules.refused_faces(state, player)
+    keys, bids = rules.ladder(round_.dice_in_play, refused)
     current = round_.current_bid
-    floor = rank(current) if current is not None else None
+    start = 0 if current is None else bisect.bisect_right(keys, hooks.bid_rank(current))
     check = "bid_problem" in hooks.implemented
+    tried = dict.fromkeys((face for face in FACES if face not in refused), 0)
+    pending = len(tried)
     found: dict[int, Bid] = {}
-    for face in FACES:
-        if isinstance(hooks.face_allowed(state, player, face), str):
-            continue
-        low, high = 1, top
-        if floor is not None:
-            if not rank(Bid(top, face)) > floor:
-                continue
-            while low < high:
-                middle = (low + high) // 2
-                if rank(Bid(middle, face)) > floor:
-                    high = middle
-                else:
-                    low = middle + 1
-        for quantity in range(low, min(top, low + tries - 1) + 1):
-            bid = Bid(quantity, face)
-            if floor is not None and not rank(bid) > floor:
-                continue
-            if check and hooks.bid_problem(state, player, bid, NO_PAYLOAD):
-                continue
-            found[face] = bid
+    for bid in itertools.islice(bids, start, None):
+        if not pending:
             break
+        face = bid.face
+        if face in found or tried[face] == tries:
+            continue
+        tried[face] += 1
+        if not (check and hooks.bid_problem(state, player, bid, NO_PAYLOAD)):
+            found[face] = bid
+            pending -= 1
+        elif tried[face] == tries:
+            pending -= 1
     if not found:
         for bid in engine.legal_bids(rules, state, player):
             found.setdefault(bid.face, bid)
