@@ -25,16 +25,18 @@ def _lowest_raises(quantity: int, face: int, dice: int, limit: int) -> list[tupl
     return raises
 
 
-def play_game(players: int, dice_per_player: int, rng: Random) -> int:
-    """Play one game; return the winner's seat index."""
+def play_game(players: int, dice_per_player: int, rng: Random) -> tuple[int, int]:
+    """Play one game; return the winner's seat index and the number of actions (bids and calls)."""
     dice = [dice_per_player] * players
     opener = 0
+    actions = 0
     while sum(1 for d in dice if d) > 1:
         rolls = [rng.choices(FACES, k=d) for d in dice]
         in_play = sum(dice)
         turn = opener
         bid: tuple[int, int, int] | None = None  # quantity, face, bidder
         while True:
+            actions += 1
             if bid is not None and rng.random() < 0.3:
                 quantity, face, bidder = bid
                 count = sum(1 for roll in rolls for die in roll if die == face or die == 1)
@@ -55,4 +57,4 @@ def play_game(players: int, dice_per_player: int, rng: Random) -> int:
         opener = loser
         while not dice[opener]:
             opener = (opener + 1) % players
-    return next(i for i, d in enumerate(dice) if d)
+    return next(i for i, d in enumerate(dice) if d), actions
