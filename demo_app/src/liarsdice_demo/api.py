@@ -9,7 +9,7 @@ the effective defaults and sends only the options the player changed.
 Access: a table is private unless created with ``"public": true``; ``/api/tables`` lists public
 tables only. Creating one answers with its share link (``url``, holding the ``join_key``); a seat
 at a private table needs ``"key"`` (403 without it, and nothing changes). One client (address)
-hosts at most ``MAX_TABLES_PER_CLIENT`` live tables: 429 with ``Retry-After`` beyond that. The
+has at most ``MAX_TABLES_PER_CLIENT`` tables open: 429 with ``Retry-After`` beyond that. The
 join key never appears in ``/api/tables`` or ``/api/tables/<code>``.
 """
 

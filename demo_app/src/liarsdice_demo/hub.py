@@ -2,13 +2,14 @@
 
 Contract: :meth:`TableHub.create` makes a table with a fresh code of :data:`CODE_LENGTH` letters
 from :data:`CODE_LETTERS` (24**8, about 1.1e11 codes) and refuses a client that already hosts
-``MAX_TABLES_PER_CLIENT`` live tables (:class:`TooManyTables`) or a full server
+``MAX_TABLES_PER_CLIENT`` tables, finished ones included (:class:`TooManyTables`), or a full server
 (``RuntimeError``); :meth:`TableHub.get` finds one by code (case-insensitive);
 :meth:`TableHub.listed` is what the lobby may show: public tables not yet over. The hub's own
 lock only guards the code → table map; each table has its own lock. Timers, bot turns and saving
 finished games run on the hub's :class:`~liarsdice_demo.scheduler.Scheduler`, never on request
-threads. :meth:`TableHub.shutdown` stops every thread the hub started. This is the only mutable
-state the app keeps in memory.
+threads. Every minute the hub closes tables idle for :data:`IDLE_SECONDS` and finished ones idle
+for :data:`FINISHED_SECONDS`, and their sockets get close code 4404. :meth:`TableHub.shutdown`
+stops every thread the hub started. This is the only mutable state the app keeps in memory.
 """
 
 from __future__ import annotations
