@@ -241,12 +241,6 @@ class SocketGate:
             state = self._clients.get(client)
             return state.bytes.spend(received) if state is not None else 0.0
 
-    def sockets_of(self, client: str) -> int:
-        """How many sockets ``client`` holds now."""
-        with self._lock:
-            state = self._clients.get(client)
-            return state.sockets if state else 0
-
     def _prune(self) -> None:
         now = time.monotonic()
         if now - self._last_prune < FORGET_AFTER:
