@@ -17,7 +17,7 @@ import attrs
 import click
 
 from liarsdice import odds as odds_module
-from liarsdice import scaffold, scenario
+from liarsdice import parallel, scaffold, scenario
 from liarsdice import tournament as tournament_module
 from liarsdice.bots import make_bot
 from liarsdice.errors import PluginError, RulesetError
@@ -64,6 +64,29 @@ option_option = click.option(
     metavar="NAME=VALUE",
     help="Set an option, e.g. standard.wild_ones=false (repeatable).",
 )
+
+
+workers_option = click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Play the games on N local processes (the result does not depend on N).",
+)
+dask_option = click.option(
+    "--dask",
+    metavar="ADDRESS",
+    help="Play the games on the Dask cluster whose scheduler is at ADDRESS "
+    "(needs liarsdice-rules[dask]).",
+)
+
+
+def _backend(workers: int, dask: str | None) -> None:
+    """Refuse --dask together with --workers > 1."""
+    if dask is not None and workers > 1:
+        raise click.UsageError(
+            "--dask and --workers exclude each other: the cluster's workers play the games"
+        )
 
 
 @click.group()
@@ -123,6 +146,8 @@ def adjudicate(file: str) -> None:
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@workers_option
+@dask_option
 def simulate(
     preset: str | None,
     variants: tuple[str, ...],
@@ -132,16 +157,33 @@ def simulate(
     games: int,
     seed: int,
     as_json: bool,
+    workers: int,
+    dask: str | None,
 ) -> None:
-    """Play GAMES full games with the random policy and report throughput and wins by seat."""
+    """Play GAMES full games with the random policy and report throughput and wins by seat.
+
+    Each game has its own seed, derived from --seed and the game's number, so the report (timings
+    aside) is the same whatever --workers or --dask.
+    """
+    _backend(workers, dask)
     rules = _ruleset(preset, variants, options)
     show_bar = sys.stderr.isatty() and not as_json
     with click.progressbar(
         length=games, label="games", file=sys.stderr, hidden=not show_bar
     ) as bar:
-        report = run_simulation(
-            rules, players, games, seed, dice_per_player=dice, progress=bar.update
-        )
+        try:
+            report = run_simulation(
+                rules,
+                players,
+                games,
+                seed,
+                dice_per_player=dice,
+                progress=bar.update,
+                workers=workers,
+                dask=dask,
+            )
+        except parallel.BackendError as error:
+            raise click.ClickException(str(error)) from None
     if as_json:
         click.echo(json.dumps(attrs.asdict(report)))
         return
@@ -280,6 +322,8 @@ def odds(
 @click.option("--games", type=click.IntRange(min=1), default=200, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@workers_option
+@dask_option
 def tournament(
     preset: str | None,
     variants: tuple[str, ...],
@@ -289,13 +333,18 @@ def tournament(
     games: int,
     seed: int,
     as_json: bool,
+    workers: int,
+    dask: str | None,
 ) -> None:
     """Play GAMES games between bots, seats rotating; print win rates and decision times.
 
     The win rate is per seat, with a 95% Wilson interval; "share" is what a seat wins by chance.
     Decision times are of one bot's `decide` call, from its view: mean and median over the
-    tournament, and the median at the full table (every die in play).
+    tournament, and the median at the full table (every die in play). Each game has its own
+    seed, derived from --seed and the game's number, so the results (times aside) are the same
+    whatever --workers or --dask.
     """
+    _backend(workers, dask)
     try:
         kinds = tournament_module.parse_kinds(bots)
     except ValueError as error:
@@ -307,9 +356,19 @@ def tournament(
         make_bot(kind, rules, Random(0))  # an unknown kind fails here, before any game
     hide_bar = not sys.stderr.isatty() or as_json
     with click.progressbar(length=games, label="games", file=sys.stderr, hidden=hide_bar) as bar:
-        report = tournament_module.run(
-            rules, kinds, games, seed, dice_per_player=dice, progress=bar.update
-        )
+        try:
+            report = tournament_module.run(
+                rules,
+                kinds,
+                games,
+                seed,
+                dice_per_player=dice,
+                progress=bar.update,
+                workers=workers,
+                dask=dask,
+            )
+        except parallel.BackendError as error:
+            raise click.ClickException(str(error)) from None
     if as_json:
         click.echo(json.dumps(attrs.asdict(report)))
         return

@@ -18,6 +18,7 @@ test or two.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from random import Random
 from types import TracebackType
 from typing import Any
@@ -210,7 +211,7 @@ class Hooks:
     bid_rank: Callable[[Bid], RankKey]
     face_allowed: Callable[[GameState, str, int], bool | str | None]
     bid_problem: Callable[[GameState, str, Bid, Payload], list[str]]
-    matching_faces: Callable[[GameState, int], frozenset[int]]
+    matching_faces: Callable[[GameState, int], AbstractSet[int]]
     call_problem: Callable[[GameState, str, str, Payload], list[str]]
     call_made: Callable[[GameState, str, str, Payload, Random], Effects]
     resolve_call: Callable[[GameState, str, str, int], Resolution | None]

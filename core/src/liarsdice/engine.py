@@ -1,7 +1,11 @@
 """The game loop: validate an action, ask the rules what happens, emit events, fold them into state.
 
-All functions are pure: they take a ruleset, a state and (where something is random) an RNG, and
-return the new state with the events that led to it. An illegal action raises
+The functions taking a ``state`` are pure: they take a ruleset, a state and (where something is
+random) an RNG, and return the new state with the events that led to it. Each has a twin taking a
+:class:`~liarsdice.reducer.Draft` instead (:func:`start_game`, :func:`open_round`,
+:func:`advance`), which folds the events into the draft in place and freezes a state only when a
+hook reads one: loops that play many moves and read the state now and then (:class:`Game`,
+``liarsdice simulate``) use those. An illegal action raises
 :class:`~liarsdice.errors.IllegalAction` with every reason and changes nothing.
 """
 
@@ -13,22 +17,18 @@ import json
 from collections.abc import Mapping, Sequence
 from random import Random
 
-from liarsdice.contracts import bad, call_one, json_problem, shown
+from liarsdice.contracts import call_one
 from liarsdice.dispatch import Effects
+from liarsdice.effects import fold_effects
 from liarsdice.errors import IllegalAction, PluginError
 from liarsdice.events import (
-    IN_ROUND_EFFECTS,
-    SETTLING_EFFECTS,
     BidMade,
     CallMade,
-    DiceChanged,
     Eliminated,
     Event,
     GameStarted,
     GameWon,
     OpenerChosen,
-    PluginStateSet,
-    PrivateStateSet,
     RoundResolved,
     RoundStarted,
     TimedOut,
@@ -46,88 +46,59 @@ from liarsdice.models import (
     Resolution,
     TimeoutAction,
 )
-from liarsdice.reducer import InvalidEvent, apply_event
+from liarsdice.reducer import Draft
 from liarsdice.ruleset import FACES, Ruleset
 
 Outcome = tuple[GameState, list[Event]]
 
 
-_STATE_SETTERS = (PluginStateSet, PrivateStateSet)
-
-
-class _Misplaced(Exception):
-    """An effect returned by a hook where it may not be."""
-
-
-_SETTLING_ONLY = "dice counts change and players are eliminated only in liarsdice_settle"
-_IN_ROUND_ONLY = (
-    "dice are shown or rerolled and private state is set only while a round is being played"
-)
-
-
 class _Log:
-    """Folds events into a state as they are emitted and keeps them in order."""
+    """Folds events into a draft as they are emitted and keeps them in order."""
 
-    def __init__(self, state: GameState | None) -> None:
-        self.state = state
+    def __init__(self, draft: Draft) -> None:
+        self.draft = draft
         self.events: list[Event] = []
 
-    def emit(self, event: Event) -> GameState:
-        self.state = apply_event(self.state, event)
+    @property
+    def state(self) -> GameState:
+        """The state after the events so far (frozen on demand, for the hooks that read it)."""
+        return self.draft.freeze()
+
+    def emit(self, event: Event) -> None:
+        self.draft.apply(event)
         self.events.append(event)
-        return self.state
 
     def effects(self, hook: str, answers: Effects, *, settling: bool = False) -> None:
-        """Apply the effects of ``hook``, plugin by plugin, in order.
+        """Fold the effects of ``hook`` in (:func:`~liarsdice.effects.fold_effects`)."""
+        fold_effects(self.draft, self.events, hook, answers, settling=settling)
 
-        In settling, effects on a player who is already out are dropped, and a loss of more dice
-        than a player holds takes what is there. Outside settling (the flow hooks) dice are in
-        play, so effects there may not change dice counts or eliminate anyone; in settling the
-        round is over, so they may not show or reroll dice or set private state. A broken effect
-        raises :class:`~liarsdice.errors.BadHookResult` naming the plugin and the hook (that each
-        answer is a list of effects, dispatch has checked).
-        """
-        name = f"liarsdice_{hook}"
-        for plugin, batch in answers:
-            for effect in batch:
-                try:
-                    if isinstance(effect, SETTLING_EFFECTS):
-                        if not settling:
-                            raise _Misplaced(_SETTLING_ONLY)
-                        state = self.state
-                        assert state is not None
-                        player = state.player(effect.player)
-                        if not player.alive:
-                            continue
-                        if effect.__class__ is DiceChanged:
-                            delta = effect.delta
-                            if delta.__class__ is not int:
-                                raise InvalidEvent("a change of dice is a whole number")
-                            if player.dice + delta < 0:
-                                if player.dice == 0:
-                                    continue
-                                effect = DiceChanged(player.name, -player.dice, effect.reason)
-                    elif isinstance(effect, IN_ROUND_EFFECTS) and settling:
-                        raise _Misplaced(_IN_ROUND_ONLY)
-                    if isinstance(effect, _STATE_SETTERS):
-                        problem = json_problem(effect.value)
-                        if problem is not None:
-                            raise InvalidEvent(f"plugin state holds only JSON values: {problem}")
-                    self.emit(effect)
-                except _Misplaced as error:
-                    raise bad(plugin, name, f"returned {shown(effect)}: {error}") from None
-                except InvalidEvent as error:
-                    raise bad(plugin, name, f"returned {shown(effect)}: {error}") from error
-                except KeyError as error:  # from state.player
-                    problem = f"{error.args[0]!r} is not at the table"
-                    raise bad(plugin, name, f"returned {shown(effect)}: {problem}") from error
-                except Exception as error:  # a field of the wrong type, say
-                    problem = f"{type(error).__name__}: {error}"
-                    raise bad(plugin, name, f"returned {shown(effect)}: {problem}") from error
 
-    def outcome(self) -> Outcome:
-        assert self.state is not None
-        return self.state, self.events
+def start_game(
+    rules: Ruleset,
+    players: Sequence[str],
+    rng: Random,
+    *,
+    dice_per_player: int = 5,
+    first_opener: str | None = None,
+) -> tuple[Draft, list[Event]]:
+    """:func:`new_game`, giving the new game as a draft."""
+    if len(players) < 2:
+        raise ValueError("a game needs at least 2 players")
+    if len(set(players)) != len(players):
+        raise ValueError("player names must be unique")
+    if dice_per_player < 1:
+        raise ValueError("each player needs at least 1 die")
+    started = GameStarted(tuple(players), dice_per_player)
+    log = _Log(Draft.started(started))
+    log.events.append(started)
+    if first_opener is None:
+        first_opener = rules.hooks.first_opener(log.state, rng)
+        if first_opener is None:
+            raise PluginError("no plugin chose the first opener", hook="liarsdice_first_opener")
+    if first_opener not in players:
+        raise ValueError(f"first opener {first_opener!r} is not at the table")
+    log.emit(OpenerChosen(first_opener))
+    return log.draft, log.events
 
 
 def new_game(
@@ -139,22 +110,40 @@ def new_game(
     first_opener: str | None = None,
 ) -> Outcome:
     """Seat ``players`` clockwise and choose the first opener (``first_opener`` overrides it)."""
-    if len(players) < 2:
-        raise ValueError("a game needs at least 2 players")
-    if len(set(players)) != len(players):
-        raise ValueError("player names must be unique")
-    if dice_per_player < 1:
-        raise ValueError("each player needs at least 1 die")
-    log = _Log(None)
-    state = log.emit(GameStarted(tuple(players), dice_per_player))
-    if first_opener is None:
-        first_opener = rules.hooks.first_opener(state, rng)
-        if first_opener is None:
-            raise PluginError("no plugin chose the first opener", hook="liarsdice_first_opener")
-    if first_opener not in players:
-        raise ValueError(f"first opener {first_opener!r} is not at the table")
-    log.emit(OpenerChosen(first_opener))
-    return log.outcome()
+    draft, events = start_game(
+        rules, players, rng, dice_per_player=dice_per_player, first_opener=first_opener
+    )
+    return draft.freeze(), events
+
+
+def open_round(
+    rules: Ruleset,
+    draft: Draft,
+    rng: Random,
+    *,
+    rolls: Mapping[str, Sequence[int]] | None = None,
+) -> list[Event]:
+    """:func:`start_round` on ``draft``, in place; returns the new events."""
+    if draft.over:
+        raise IllegalAction(["the game is over"])
+    if draft.in_round:
+        raise IllegalAction([f"round {draft.number} is still being played"])
+    assert draft.next_opener is not None
+    if rolls is None:
+        alive = [p for p in draft.players if p.alive]
+        faces = rng.choices(FACES, k=sum(p.dice for p in alive))  # one draw for the whole table
+        dealt: dict[str, tuple[int, ...]] = {}
+        start = 0
+        for p in alive:
+            dealt[p.name] = tuple(faces[start : start + p.dice])
+            start += p.dice
+    else:
+        dealt = {name: tuple(roll) for name, roll in rolls.items()}
+    log = _Log(draft)
+    log.emit(RoundStarted(draft.number + 1, draft.next_opener, dealt))
+    if "round_started" in rules.hooks.implemented:
+        log.effects("round_started", rules.hooks.round_started(log.state, rng))
+    return log.events
 
 
 def start_round(
@@ -165,44 +154,23 @@ def start_round(
     rolls: Mapping[str, Sequence[int]] | None = None,
 ) -> Outcome:
     """Roll every living player's dice (or take ``rolls`` as given) and open the next round."""
-    if state.over:
-        raise IllegalAction(["the game is over"])
-    if state.round is not None and not state.round.over:
-        raise IllegalAction([f"round {state.round.number} is still being played"])
-    assert state.next_opener is not None
-    if rolls is None:
-        alive = [p for p in state.players if p.alive]
-        faces = rng.choices(FACES, k=sum(p.dice for p in alive))  # one draw for the whole table
-        dealt: dict[str, tuple[int, ...]] = {}
-        start = 0
-        for p in alive:
-            dealt[p.name] = tuple(faces[start : start + p.dice])
-            start += p.dice
-    else:
-        dealt = {name: tuple(roll) for name, roll in rolls.items()}
-    number = state.round.number + 1 if state.round else 1
-    log = _Log(state)
-    state = log.emit(RoundStarted(number, state.next_opener, dealt))
-    log.effects("round_started", rules.hooks.round_started(state, rng))
-    return log.outcome()
+    draft = Draft(state)
+    events = open_round(rules, draft, rng, rolls=rolls)
+    return draft.freeze(), events
 
 
-def _turn_problem(state: GameState, player: str) -> str | None:
-    round_ = state.round
-    if (
-        round_ is not None
-        and round_.turn == player
-        and round_.resolution is None
-        and not state.over
-    ):
+def _turn_problem(draft: Draft, player: str) -> str | None:
+    if draft.turn == player and draft.in_round and draft.winner is None:
         return None
-    if state.over:
+    if draft.over:
         return "the game is over"
-    if round_ is None or round_.over:
+    if not draft.in_round:
         return "no round is being played"
-    if not any(p.name == player for p in state.players):
+    try:
+        seat = draft.player(player)
+    except KeyError:
         return f"{player!r} is not at this table"
-    if not state.player(player).alive:
+    if not seat.alive:
         return f"{player} is out of the game"
     return f"not {player}'s turn"
 
@@ -229,50 +197,63 @@ def payload_problems(rules: Ruleset, action: str, payload: Payload) -> list[str]
     return []
 
 
-def bid_problems(
-    rules: Ruleset, state: GameState, player: str, bid: Bid, payload: Payload = NO_PAYLOAD
+def _refused_faces(rules: Ruleset, draft: Draft, player: str) -> frozenset[int]:
+    fixed = rules.fixed_refusals
+    return fixed if fixed is not None else rules.refused_faces(draft.freeze(), player)
+
+
+def _bid_problems(
+    rules: Ruleset, draft: Draft, player: str, bid: Bid, payload: Payload
 ) -> list[str]:
-    """Every reason ``player`` may not bid ``bid`` (with ``payload``) now; empty when legal."""
-    problem = _turn_problem(state, player)
+    problem = _turn_problem(draft, player)
     if problem:
         return [problem]
-    if type(bid.quantity) is not int or type(bid.face) is not int:
+    if not bid.whole:
         return ["a bid is a whole quantity and a face"]
     if not 1 <= bid.face <= 6:
         return [f"there is no face {bid.face}: dice show 1 to 6"]
-    assert state.round is not None
-    if not 1 <= bid.quantity <= state.round.dice_in_play:
-        return [f"{bid} is not 1 to {state.round.dice_in_play} dice, the dice in play"]
+    if not 1 <= bid.quantity <= draft.dice_in_play:
+        return [f"{bid} is not 1 to {draft.dice_in_play} dice, the dice in play"]
     if payload is not NO_PAYLOAD:
         malformed = payload_problems(rules, "bid", payload)
         if malformed:
             return malformed
     hooks = rules.hooks
-    problems = hooks.bid_problem(state, player, bid, payload)
-    refusal = rules.face_refusal(state, player, bid.face)
-    if refusal is not None:
-        problems.insert(0, refusal)
-    current = state.round.current_bid
+    problems = []
+    fixed = rules.fixed_refusals
+    if fixed is None or bid.face in fixed:
+        refusal = rules.face_refusal(draft.freeze(), player, bid.face)
+        if refusal is not None:
+            problems.append(refusal)
+    if "bid_problem" in hooks.implemented:
+        problems += hooks.bid_problem(draft.freeze(), player, bid, payload)
+    current = draft.current_bid
     if current is not None and hooks.bid_rank(bid) <= hooks.bid_rank(current):
         problems.append(f"{bid} does not raise {current}")
     return problems
 
 
-def legal_bids(
-    rules: Ruleset, state: GameState, player: str, limit: int | None = None
+def bid_problems(
+    rules: Ruleset, state: GameState, player: str, bid: Bid, payload: Payload = NO_PAYLOAD
+) -> list[str]:
+    """Every reason ``player`` may not bid ``bid`` (with ``payload``) now; empty when legal."""
+    return _bid_problems(rules, Draft(state), player, bid, payload)
+
+
+def draft_legal_bids(
+    rules: Ruleset, draft: Draft, player: str, limit: int | None = None
 ) -> list[Bid]:
-    """The legal bids for ``player`` now, lowest first (at most ``limit`` of them)."""
-    if _turn_problem(state, player):
+    """:func:`legal_bids` on a draft."""
+    if _turn_problem(draft, player):
         return []
-    round_ = state.round
-    assert round_ is not None
     hooks = rules.hooks
     # The ladder leaves out the faces refused now; the bids above the current one raise it.
-    keys, ladder = rules.ladder(round_.dice_in_play, rules.refused_faces(state, player))
-    current = round_.current_bid
+    keys, ladder = rules.ladder(draft.dice_in_play, _refused_faces(rules, draft, player))
+    current = draft.current_bid
     start = 0 if current is None else bisect.bisect_right(keys, hooks.bid_rank(current))
     if "bid_problem" not in hooks.implemented:  # nothing else can refuse a bid
         return ladder[start:] if limit is None else ladder[start : start + max(limit, 0)]
+    state = draft.freeze()
     found: list[Bid] = []
     for bid in itertools.islice(ladder, start, None):
         if limit is not None and len(found) >= limit:
@@ -282,18 +263,22 @@ def legal_bids(
     return found
 
 
-def call_problems(
-    rules: Ruleset, state: GameState, player: str, kind: str, payload: Payload = NO_PAYLOAD
+def legal_bids(
+    rules: Ruleset, state: GameState, player: str, limit: int | None = None
+) -> list[Bid]:
+    """The legal bids for ``player`` now, lowest first (at most ``limit`` of them)."""
+    return draft_legal_bids(rules, Draft(state), player, limit)
+
+
+def _call_problems(
+    rules: Ruleset, draft: Draft, player: str, kind: str, payload: Payload
 ) -> list[str]:
-    """Every reason ``player`` may not make a call of ``kind`` (with ``payload``) now; empty when
-    the call is legal."""
-    problem = _turn_problem(state, player)
+    problem = _turn_problem(draft, player)
     if problem:
         return [problem]
     if kind not in rules.calls:
         return [f"unknown call {kind!r}; this table allows: {', '.join(rules.calls)}"]
-    assert state.round is not None
-    if not state.round.bids:
+    if not draft.bids:
         return ["the opener cannot call: there is no bid yet"]
     if payload is not NO_PAYLOAD:
         malformed = payload_problems(rules, kind, payload)
@@ -301,12 +286,27 @@ def call_problems(
             return malformed
     if "call_problem" not in rules.hooks.implemented:
         return []
-    return rules.hooks.call_problem(state, player, kind, payload)
+    return rules.hooks.call_problem(draft.freeze(), player, kind, payload)
+
+
+def call_problems(
+    rules: Ruleset, state: GameState, player: str, kind: str, payload: Payload = NO_PAYLOAD
+) -> list[str]:
+    """Every reason ``player`` may not make a call of ``kind`` (with ``payload``) now; empty when
+    the call is legal."""
+    return _call_problems(rules, Draft(state), player, kind, payload)
+
+
+def draft_legal_calls(rules: Ruleset, draft: Draft, player: str) -> list[str]:
+    """:func:`legal_calls` on a draft."""
+    return [
+        kind for kind in rules.calls if not _call_problems(rules, draft, player, kind, NO_PAYLOAD)
+    ]
 
 
 def legal_calls(rules: Ruleset, state: GameState, player: str) -> list[str]:
     """The call kinds ``player`` may make now."""
-    return [kind for kind in rules.calls if not call_problems(rules, state, player, kind)]
+    return draft_legal_calls(rules, Draft(state), player)
 
 
 def payload_choices(rules: Ruleset, state: GameState, action: Action) -> dict[str, list[JSON]]:
@@ -350,71 +350,91 @@ def _pass_turn(rules: Ruleset, log: _Log, player: str) -> None:
     """Give the turn to whoever ``liarsdice_next_turn`` names after ``player`` (a
     :class:`TurnPassed`, unless the turn is already there). Dispatch has checked that the player
     named is alive."""
-    state = log.state
-    assert state is not None and state.round is not None
-    named = rules.hooks.next_turn(state, player)
+    named = rules.hooks.next_turn(log.state, player)
     if named is None:
         raise PluginError("no plugin named the player on turn", hook="liarsdice_next_turn")
-    if named != state.round.turn:
+    if named != log.draft.turn:
         log.emit(TurnPassed(named))
 
 
-def step(rules: Ruleset, state: GameState, action: Action, rng: Random) -> Outcome:
-    """Apply ``action``; raise :class:`IllegalAction` (state unchanged) if it is not allowed."""
+def advance(
+    rules: Ruleset, draft: Draft, action: Action, rng: Random, *, vetted: bool = False
+) -> list[Event]:
+    """:func:`step` on ``draft``, in place; returns the new events. An illegal action raises
+    :class:`IllegalAction` and leaves the draft as it was; after any other error (a plugin's,
+    which the error names) the draft is broken: rebuild it from the event log.
+
+    ``vetted`` says the caller took the action from :func:`draft_legal_bids` or
+    :func:`draft_legal_calls` of this draft as it is now (and any payload from
+    :func:`payload_choices`), so the engine does not check it again: a move generator's
+    promise, never a player's.
+    """
     hooks = rules.hooks
+    log = _Log(draft)
     if isinstance(action, BidAction):
         payload = action.payload
-        problems = bid_problems(rules, state, action.player, action.bid, payload)
-        if problems:
-            raise IllegalAction(problems)
-        log = _Log(state)
-        state = log.emit(BidMade(action.player, action.bid, payload))
+        if not vetted:
+            problems = _bid_problems(rules, draft, action.player, action.bid, payload)
+            if problems:
+                raise IllegalAction(problems)
+        log.emit(BidMade(action.player, action.bid, payload))
         if "bid_made" in hooks.implemented:
-            log.effects("bid_made", hooks.bid_made(state, action.player, action.bid, payload, rng))
+            answers = hooks.bid_made(log.state, action.player, action.bid, payload, rng)
+            log.effects("bid_made", answers)
         if "next_turn" in hooks.overridden:  # the baseline's answer is BidMade's own clockwise
             _pass_turn(rules, log, action.player)
-        return log.outcome()
+        return log.events
     if isinstance(action, CallAction):
         payload = action.payload
-        problems = call_problems(rules, state, action.player, action.kind, payload)
-        if problems:
-            raise IllegalAction(problems)
-        log = _Log(state)
-        after = log.emit(CallMade(action.player, action.kind, payload))
+        if not vetted:
+            problems = _call_problems(rules, draft, action.player, action.kind, payload)
+            if problems:
+                raise IllegalAction(problems)
+        before = draft.freeze()  # a call changes nothing, so the resolving hooks see this state
+        log.emit(CallMade(action.player, action.kind, payload))
         if not rules.calls[action.kind].ends_round:
-            effects = hooks.call_made(after, action.player, action.kind, payload, rng)
+            effects = hooks.call_made(before, action.player, action.kind, payload, rng)
             log.effects("call_made", effects)
             _pass_turn(rules, log, action.player)
-            return log.outcome()
-        assert state.round is not None and state.round.current_bid is not None
-        count = count_matching(rules, state, state.round.current_bid.face)
-        resolution = rules.hooks.resolve_call(state, action.player, action.kind, count)
+            return log.events
+        assert before.round is not None and before.round.current_bid is not None
+        count = count_matching(rules, before, before.round.current_bid.face)
+        resolution = hooks.resolve_call(before, action.player, action.kind, count)
         if resolution is None:
             raise PluginError(
                 f"no plugin resolves call {action.kind!r}", hook="liarsdice_resolve_call"
             )
-        return _end_round(rules, log, resolution, rng)
+        _end_round(rules, log, resolution, rng)
+        return log.events
     if isinstance(action, TimeoutAction):
-        problem = _turn_problem(state, action.player)
+        problem = _turn_problem(draft, action.player)
         if problem:
             raise IllegalAction([problem])
-        log = _Log(state)
+        before = draft.freeze()
         log.emit(TimedOut(action.player))
-        resolution = rules.hooks.timeout(state, action.player)
+        resolution = hooks.timeout(before, action.player)
         if resolution is None:
             raise PluginError("no plugin rules on a timeout", hook="liarsdice_timeout")
-        return _end_round(rules, log, resolution, rng)
+        _end_round(rules, log, resolution, rng)
+        return log.events
     raise IllegalAction([f"not an action: {action!r}"])
 
 
-def _end_round(rules: Ruleset, log: _Log, resolution: Resolution, rng: Random) -> Outcome:
-    state = log.emit(RoundResolved(resolution))
-    log.effects("settle", rules.hooks.settle(state, resolution, rng), settling=True)
-    state = log.outcome()[0]
-    for player in state.players:
+def step(rules: Ruleset, state: GameState, action: Action, rng: Random) -> Outcome:
+    """Apply ``action``; raise :class:`IllegalAction` (state unchanged) if it is not allowed."""
+    draft = Draft(state)
+    events = advance(rules, draft, action, rng)
+    return draft.freeze(), events
+
+
+def _end_round(rules: Ruleset, log: _Log, resolution: Resolution, rng: Random) -> None:
+    log.emit(RoundResolved(resolution))
+    log.effects("settle", rules.hooks.settle(log.state, resolution, rng), settling=True)
+    draft = log.draft
+    for player in list(draft.players):
         if player.alive and player.dice == 0:
-            state = log.emit(Eliminated(player.name, "lost their last die"))
-    alive = [p.name for p in state.players if p.alive]
+            log.emit(Eliminated(player.name, "lost their last die"))
+    alive = [p.name for p in draft.players if p.alive]
     if len(alive) == 1:
         log.emit(GameWon(alive[0]))
     elif not alive:
@@ -422,8 +442,7 @@ def _end_round(rules: Ruleset, log: _Log, resolution: Resolution, rng: Random) -
             f"the effects of {resolution.call} left nobody alive", hook="liarsdice_settle"
         )
     else:
-        named = rules.hooks.next_opener(state, resolution)
+        named = rules.hooks.next_opener(log.state, resolution)
         if named is None:
             raise PluginError("no plugin chose the next opener", hook="liarsdice_next_opener")
-        log.emit(OpenerChosen(state.next_alive(named, include_self=True)))
-    return log.outcome()
+        log.emit(OpenerChosen(draft.next_alive(named, include_self=True)))

@@ -1,14 +1,16 @@
-"""``Game``: a small stateful wrapper over the pure engine, keeping the state and the event log."""
+"""``Game``: a small stateful wrapper over the engine, keeping the state and the event log."""
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from random import Random
 
 from liarsdice import engine
+from liarsdice.errors import IllegalAction
 from liarsdice.events import Event
-from liarsdice.models import Action, Bid, BidAction, CallAction, TimeoutAction
+from liarsdice.models import Action, Bid, BidAction, CallAction, GameState, TimeoutAction
+from liarsdice.reducer import Draft, replay
 from liarsdice.ruleset import Ruleset
 from liarsdice.views import PlayerView, player_view
 
@@ -17,7 +19,9 @@ class Game:
     """One game under ``rules``. ``rng`` defaults to ``secrets.SystemRandom()`` (live play).
 
     ``state`` is always the current state and ``events`` the full log, so
-    ``liarsdice.reducer.replay(game.events) == game.state``.
+    ``liarsdice.reducer.replay(game.events) == game.state``. The game keeps a
+    :class:`~liarsdice.reducer.Draft` and freezes ``state`` when it is read, so moves in a row
+    cost no snapshot each; after a plugin error the draft is rebuilt from the log.
     """
 
     def __init__(
@@ -31,22 +35,36 @@ class Game:
     ) -> None:
         self.rules = rules
         self.rng = rng if rng is not None else secrets.SystemRandom()
-        self.state, self.events = engine.new_game(
+        self._draft, self.events = engine.start_game(
             rules, players, self.rng, dice_per_player=dice_per_player, first_opener=first_opener
         )
 
-    def _record(self, outcome: engine.Outcome) -> list[Event]:
-        self.state, events = outcome
+    @property
+    def state(self) -> GameState:
+        """The state after every event so far."""
+        return self._draft.freeze()
+
+    def _record(self, play: Callable[[Draft], list[Event]]) -> list[Event]:
+        kept = self._draft.frozen
+        try:
+            events = play(self._draft)
+        except IllegalAction:  # refused before anything changed
+            raise
+        except BaseException:  # a plugin broke the move half way: back to the state before it
+            self._draft = Draft(kept if kept is not None else replay(self.events))
+            raise
         self.events.extend(events)
         return events
 
     def start_round(self, rolls: Mapping[str, Sequence[int]] | None = None) -> list[Event]:
         """Roll (or take ``rolls``) and open the next round; returns the new events."""
-        return self._record(engine.start_round(self.rules, self.state, self.rng, rolls=rolls))
+        return self._record(
+            lambda draft: engine.open_round(self.rules, draft, self.rng, rolls=rolls)
+        )
 
     def act(self, action: Action) -> list[Event]:
         """Apply ``action`` (raises ``IllegalAction``, changing nothing, if it is illegal)."""
-        return self._record(engine.step(self.rules, self.state, action, self.rng))
+        return self._record(lambda draft: engine.advance(self.rules, draft, action, self.rng))
 
     def bid(self, player: str, quantity: int, face: int) -> list[Event]:
         """``player`` bids ``quantity`` dice showing ``face``."""
@@ -66,4 +84,4 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self.state.over
+        return self._draft.over

@@ -34,6 +34,11 @@ class Bid:
     quantity: int
     face: int
 
+    @property
+    def whole(self) -> bool:
+        """True when the quantity and the face are whole numbers (ints, not floats or bools)."""
+        return type(self.quantity) is int and type(self.face) is int
+
     def __str__(self) -> str:
         names = FACE_NAME if self.quantity == 1 else FACE_NAMES
         return f"{self.quantity} {names.get(self.face, f'face-{self.face}')}"

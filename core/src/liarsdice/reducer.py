@@ -1,12 +1,15 @@
-"""Fold events into game state. Pure functions, no rules: the rules decide which events happen.
+"""Fold events into game state. No rules here: the rules decide which events happen.
 
-``apply_event`` raises :class:`InvalidEvent` when an event cannot apply to the state it is given (a
-plugin returned an effect that would break an invariant, or an event log was tampered with).
+Every event is folded by :class:`Draft`, a game state open for change: it checks the event against
+the state, changes the state in place and gives a frozen :class:`~liarsdice.models.GameState`
+when asked. :func:`apply_event` and :func:`replay` are the pure entry points. An event that
+cannot apply (a plugin returned an effect that would break an invariant, or an event log was
+tampered with) raises :class:`InvalidEvent` and changes nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from liarsdice.events import (
@@ -28,248 +31,358 @@ from liarsdice.events import (
     TimedOut,
     TurnPassed,
 )
-from liarsdice.models import GameState, PlacedBid, PlayerState, Resolution, RoundState, remove_dice
+from liarsdice.models import (
+    JSON,
+    Bid,
+    GameState,
+    PlacedBid,
+    PlayerState,
+    Resolution,
+    RoundState,
+    remove_dice,
+)
 
-_KEEP: Any = object()
+_FACES = frozenset(range(1, 7))
+_ANNOUNCEMENTS = (CallMade, TimedOut, Notice)
 
 
 class InvalidEvent(ValueError):
     """An event does not fit the state it was applied to."""
 
 
-def _round(state: GameState) -> RoundState:
-    round_ = state.round
-    if round_ is None or round_.resolution is not None:
-        raise InvalidEvent("no round is being played")
-    return round_
+class Draft:
+    """A game state open for change, folding one event at a time.
 
+    The fields mirror :class:`~liarsdice.models.GameState` and, flattened, its round (``number``
+    is 0 before the first round). :meth:`apply` checks an event before it changes anything, so
+    an event that raises :class:`InvalidEvent` leaves the draft as it was. :meth:`freeze` gives
+    the frozen state, rebuilding only the parts (seats, round, game) changed since the last
+    freeze: folding many events between two reads costs one snapshot. Treat the fields as read
+    only; only :meth:`apply` changes them.
+    """
 
-def _with(
-    state: GameState,
-    *,
-    players: tuple[PlayerState, ...] | None = None,
-    round: RoundState | None = None,
-    next_opener: str | None = _KEEP,
-    winner: str | None = None,
-    plugins: Mapping[str, Mapping[str, Any]] | None = None,
-) -> GameState:
-    """``state`` with the named fields replaced (a fast ``attrs.evolve``)."""
-    return GameState(
-        state.players if players is None else players,
-        state.dice_per_player,
-        state.round if round is None else round,
-        state.next_opener if next_opener is _KEEP else next_opener,
-        state.winner if winner is None else winner,
-        state.plugins if plugins is None else plugins,
+    __slots__ = (
+        "_players_state",
+        "_round_state",
+        "_seats",
+        "_state",
+        "bids",
+        "dice_in_play",
+        "dice_per_player",
+        "next_opener",
+        "number",
+        "opener",
+        "players",
+        "plugins",
+        "private",
+        "resolution",
+        "rolls",
+        "shown",
+        "turn",
+        "winner",
     )
 
+    def __init__(self, state: GameState) -> None:
+        """A draft of ``state``; freezing it unchanged gives ``state`` itself."""
+        self._load(state)
 
-def _with_round(state: GameState, round_: RoundState) -> GameState:
-    """``state`` with ``round_`` in place of its round (the hot path: every bid)."""
-    return GameState(
-        state.players, state.dice_per_player, round_, state.next_opener, state.winner, state.plugins
-    )
+    @classmethod
+    def started(cls, event: GameStarted) -> Draft:
+        """The draft of a game that ``event`` starts."""
+        return cls(_started(event))
+
+    def _load(self, state: GameState) -> None:
+        self.players = list(state.players)
+        self.dice_per_player = state.dice_per_player
+        self.next_opener = state.next_opener
+        self.winner = state.winner
+        self.plugins = state.plugins
+        self._load_round(state.round)
+        self._state: GameState | None = state
+        self._players_state: tuple[PlayerState, ...] | None = state.players
+        self._round_state = state.round
+        self._seats: dict[str, int] | None = None
+
+    def _load_round(self, round_: RoundState | None) -> None:
+        if round_ is None:
+            self.number, self.opener, self.turn, self.dice_in_play = 0, "", "", 0
+            self.rolls: Mapping[str, tuple[int, ...]] = {}
+            self.bids: tuple[PlacedBid, ...] = ()
+            self.resolution: Resolution | None = None
+            self.shown: Mapping[str, tuple[int, ...]] = {}
+            self.private: Mapping[str, Mapping[str, Mapping[str, JSON]]] = {}
+            return
+        self.number, self.opener, self.turn = round_.number, round_.opener, round_.turn
+        self.rolls, self.dice_in_play = round_.rolls, round_.dice_in_play
+        self.bids, self.resolution = round_.bids, round_.resolution
+        self.shown, self.private = round_.shown, round_.private
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def freeze(self) -> GameState:
+        """The state as it is now (the same object until the next change)."""
+        state = self._state
+        if state is None:
+            players = self._players_state
+            if players is None:
+                players = self._players_state = tuple(self.players)
+            round_ = self._round_state
+            if round_ is None and self.number:
+                round_ = self._round_state = RoundState(
+                    self.number,
+                    self.opener,
+                    self.rolls,
+                    self.dice_in_play,
+                    self.turn,
+                    self.bids,
+                    self.resolution,
+                    self.shown,
+                    self.private,
+                )
+            state = self._state = GameState(
+                players, self.dice_per_player, round_, self.next_opener, self.winner, self.plugins
+            )
+        return state
+
+    @property
+    def frozen(self) -> GameState | None:
+        """The state :meth:`freeze` last gave, if nothing has changed since; else ``None``."""
+        return self._state
+
+    @property
+    def over(self) -> bool:
+        """True once the game has a winner."""
+        return self.winner is not None
+
+    @property
+    def in_round(self) -> bool:
+        """True while a round is being played (started, not yet resolved)."""
+        return self.number > 0 and self.resolution is None
+
+    @property
+    def current_bid(self) -> Bid | None:
+        """The bid on the table, or ``None`` before the opener has bid."""
+        return self.bids[-1].bid if self.bids else None
+
+    def seat(self, name: str) -> int:
+        """0-based seat index of ``name``; ``KeyError`` if nobody of that name sits here."""
+        seats = self._seats
+        if seats is None:
+            seats = self._seats = {p.name: i for i, p in enumerate(self.players)}
+        return seats[name]
+
+    def player(self, name: str) -> PlayerState:
+        """The seat of ``name``; ``KeyError`` if nobody of that name sits here."""
+        return self.players[self.seat(name)]
+
+    def next_alive(self, name: str, *, include_self: bool = False) -> str:
+        """The first living player clockwise from ``name`` (``name`` itself if ``include_self``)."""
+        players = self.players
+        count = len(players)
+        start = self.seat(name)
+        for offset in range(0 if include_self else 1, count + 1):
+            candidate = players[(start + offset) % count]
+            if candidate.alive:
+                return candidate.name
+        raise ValueError("no living player")
+
+    # --- folding ------------------------------------------------------------------------------
+
+    def apply(self, event: Event) -> None:
+        """Fold ``event`` in; raise :class:`InvalidEvent`, changing nothing, if it does not fit."""
+        kind = event.__class__
+        if kind is BidMade:
+            self._bid_made(event)  # type: ignore[arg-type]
+        elif kind in _ANNOUNCEMENTS:
+            return
+        else:
+            _FOLDS[kind](self, event)
+
+    def _round_open(self) -> None:
+        if not self.in_round:
+            raise InvalidEvent("no round is being played")
+
+    def _round_changed(self) -> None:
+        self._round_state = self._state = None
+
+    def _seat_changed(self, seat: int, player: PlayerState) -> None:
+        self.players[seat] = player
+        self._players_state = self._state = None
+
+    def _game_started(self, event: GameStarted) -> None:
+        self._load(_started(event))
+
+    def _round_started(self, event: RoundStarted) -> None:
+        rolls = event.rolls
+        dealt = {player.name: player.dice for player in self.players if player.dice}
+        if (
+            rolls.keys() != dealt.keys()
+            or any(len(rolls[name]) != dice for name, dice in dealt.items())
+            or not _FACES.issuperset(face for roll in rolls.values() for face in roll)
+        ):
+            self._check_rolls(rolls)  # the usual deal failed a quick check: say what is wrong
+        dice = sum(map(len, rolls.values()))
+        round_ = RoundState(event.number, event.opener, event.rolls, dice, event.opener)
+        self._load_round(round_)
+        self.next_opener = None
+        self._round_state, self._state = round_, None
+
+    def _check_rolls(self, rolls: Mapping[str, tuple[int, ...]]) -> None:
+        """Raise :class:`InvalidEvent` unless ``rolls`` holds a roll of the right size for every
+        living player (a living player with no dice may have none) and nothing else."""
+        strangers = set(rolls).difference(player.name for player in self.players)
+        if strangers:
+            raise InvalidEvent(
+                f"rolls for {', '.join(sorted(strangers))}, who are not at the table"
+            )
+        for player in self.players:
+            roll = rolls.get(player.name)
+            expected = player.dice if player.alive else None
+            if (roll is None and expected) or (roll is not None and len(roll) != expected):
+                raise InvalidEvent(f"{player.name} must roll {expected or 0} dice")
+            if roll and not _FACES.issuperset(roll):
+                raise InvalidEvent(f"{player.name}'s roll {list(roll)} has a face outside 1-6")
+
+    def _bid_made(self, event: BidMade) -> None:
+        self._round_open()
+        self.turn = self.next_alive(event.player)
+        self.bids = (*self.bids, PlacedBid(event.player, event.bid))
+        self._round_changed()
+
+    def _turn_passed(self, event: TurnPassed) -> None:
+        self._round_open()
+        if not self.player(event.player).alive:
+            raise InvalidEvent(f"{event.player} is out and cannot take the turn")
+        self.turn = event.player
+        self._round_changed()
+
+    def _round_resolved(self, event: RoundResolved) -> None:
+        self._round_open()
+        self.resolution = event.resolution
+        self._round_changed()
+
+    def _hidden(self, player: str) -> tuple[int, ...]:
+        self._round_open()
+        if player not in self.rolls:
+            raise InvalidEvent(f"{player} holds no dice this round")
+        roll = self.rolls[player]
+        shown = self.shown.get(player)
+        return roll if not shown else remove_dice(roll, shown)
+
+    def _dice_shown(self, event: DiceShown) -> None:
+        hidden = self._hidden(event.player)
+        try:
+            remove_dice(hidden, event.dice)
+        except ValueError:
+            raise InvalidEvent(
+                f"{event.player} cannot show {list(event.dice)}: "
+                f"their hidden dice are {list(hidden)}"
+            ) from None
+        earlier = self.shown.get(event.player, ())
+        self.shown = {**self.shown, event.player: (*earlier, *event.dice)}
+        self._round_changed()
+
+    def _dice_rerolled(self, event: DiceRerolled) -> None:
+        hidden = self._hidden(event.player)
+        if len(event.faces) != len(event.dice) or not _FACES.issuperset(event.faces):
+            raise InvalidEvent(
+                f"rerolling {list(event.dice)} must give as many faces 1-6, not {list(event.faces)}"
+            )
+        try:
+            remove_dice(hidden, event.dice)
+        except ValueError:
+            raise InvalidEvent(
+                f"{event.player} cannot reroll {list(event.dice)}: "
+                f"their hidden dice are {list(hidden)}"
+            ) from None
+        kept = remove_dice(self.rolls[event.player], event.dice)
+        self.rolls = {**self.rolls, event.player: (*kept, *event.faces)}
+        self._round_changed()
+
+    def _private_state_set(self, event: PrivateStateSet) -> None:
+        self._round_open()
+        if event.player not in self.rolls:
+            raise InvalidEvent(f"{event.player} is not playing this round")
+        mine = self.private.get(event.plugin, {})
+        own = {**mine.get(event.player, {}), event.key: event.value}
+        self.private = {**self.private, event.plugin: {**mine, event.player: own}}
+        self._round_changed()
+
+    def _dice_changed(self, event: DiceChanged) -> None:
+        seat = self.seat(event.player)
+        player = self.players[seat]
+        dice = player.dice + event.delta
+        if not player.alive or not 0 <= dice <= self.dice_per_player:
+            raise InvalidEvent(
+                f"{event.player} cannot go from {player.dice} to {dice} dice "
+                f"(alive={player.alive}, starting count {self.dice_per_player}): {event.reason}"
+            )
+        self._seat_changed(seat, PlayerState(player.name, dice, player.alive))
+
+    def _eliminated(self, event: Eliminated) -> None:
+        seat = self.seat(event.player)
+        if not self.players[seat].alive:
+            raise InvalidEvent(f"{event.player} is already out")
+        self._seat_changed(seat, PlayerState(event.player, 0, False))
+
+    def _plugin_state_set(self, event: PluginStateSet) -> None:
+        own = {**self.plugins.get(event.plugin, {}), event.key: event.value}
+        self.plugins = {**self.plugins, event.plugin: own}
+        self._state = None
+
+    def _opener_chosen(self, event: OpenerChosen) -> None:
+        if not self.player(event.player).alive:
+            raise InvalidEvent(f"{event.player} is out and cannot open")
+        self.next_opener = event.player
+        self._state = None
+
+    def _game_won(self, event: GameWon) -> None:
+        self.winner, self.next_opener = event.player, None
+        self._state = None
 
 
-def _with_player(state: GameState, seat: int, player: PlayerState) -> GameState:
-    """``state`` with ``player`` in seat ``seat`` (0-based)."""
-    players = (*state.players[:seat], player, *state.players[seat + 1 :])
-    return _with(state, players=players)
-
-
-def _game_started(_: GameState | None, event: GameStarted) -> GameState:
+def _started(event: GameStarted) -> GameState:
     players = tuple(PlayerState(name, event.dice_per_player) for name in event.players)
-    return GameState(players=players, dice_per_player=event.dice_per_player)
+    return GameState(players, event.dice_per_player)
 
 
-_FACES = frozenset(range(1, 7))
-
-
-def _round_started(state: GameState, event: RoundStarted) -> GameState:
-    strangers = set(event.rolls).difference(player.name for player in state.players)
-    if strangers:
-        raise InvalidEvent(f"rolls for {', '.join(sorted(strangers))}, who are not at the table")
-    for player in state.players:
-        roll = event.rolls.get(player.name)
-        expected = player.dice if player.alive else None
-        if (roll is None and expected) or (roll is not None and len(roll) != expected):
-            raise InvalidEvent(f"{player.name} must roll {expected or 0} dice")
-        if roll and not _FACES.issuperset(roll):
-            raise InvalidEvent(f"{player.name}'s roll {list(roll)} has a face outside 1-6")
-    dice = sum(map(len, event.rolls.values()))
-    round_ = RoundState(event.number, event.opener, event.rolls, dice, turn=event.opener)
-    return _with(state, round=round_, next_opener=None)
-
-
-def _round_with(
-    current: RoundState,
-    *,
-    turn: str | None = None,
-    bids: tuple[PlacedBid, ...] | None = None,
-    resolution: Resolution | None = None,
-    rolls: Mapping[str, tuple[int, ...]] | None = None,
-    shown: Mapping[str, tuple[int, ...]] | None = None,
-    private: Mapping[str, Mapping[str, Mapping[str, Any]]] | None = None,
-) -> RoundState:
-    """``current`` with the named fields replaced (a fast ``attrs.evolve``)."""
-    return RoundState(
-        current.number,
-        current.opener,
-        current.rolls if rolls is None else rolls,
-        current.dice_in_play,
-        current.turn if turn is None else turn,
-        current.bids if bids is None else bids,
-        current.resolution if resolution is None else resolution,
-        current.shown if shown is None else shown,
-        current.private if private is None else private,
-    )
-
-
-def _bid_made(state: GameState, event: BidMade) -> GameState:
-    current = _round(state)
-    round_ = RoundState(  # spelt out: the hot path, every bid
-        current.number,
-        current.opener,
-        current.rolls,
-        current.dice_in_play,
-        state.next_alive(event.player),
-        (*current.bids, PlacedBid(event.player, event.bid)),
-        None,
-        current.shown,
-        current.private,
-    )
-    return _with_round(state, round_)
-
-
-def _turn_passed(state: GameState, event: TurnPassed) -> GameState:
-    current = _round(state)
-    if not state.player(event.player).alive:
-        raise InvalidEvent(f"{event.player} is out and cannot take the turn")
-    return _with_round(state, _round_with(current, turn=event.player))
-
-
-def _unchanged(state: GameState, _: Event) -> GameState:
-    return state
-
-
-def _round_resolved(state: GameState, event: RoundResolved) -> GameState:
-    current = _round(state)
-    return _with_round(state, _round_with(current, resolution=event.resolution))
-
-
-def _hidden(state: GameState, player: str) -> tuple[RoundState, tuple[int, ...]]:
-    current = _round(state)
-    if player not in current.rolls:
-        raise InvalidEvent(f"{player} holds no dice this round")
-    return current, current.hidden(player)
-
-
-def _dice_shown(state: GameState, event: DiceShown) -> GameState:
-    current, hidden = _hidden(state, event.player)
-    try:
-        remove_dice(hidden, event.dice)
-    except ValueError:
-        raise InvalidEvent(
-            f"{event.player} cannot show {list(event.dice)}: their hidden dice are {list(hidden)}"
-        ) from None
-    shown = {**current.shown, event.player: (*current.shown.get(event.player, ()), *event.dice)}
-    return _with_round(state, _round_with(current, shown=shown))
-
-
-def _dice_rerolled(state: GameState, event: DiceRerolled) -> GameState:
-    current, hidden = _hidden(state, event.player)
-    if len(event.faces) != len(event.dice) or not _FACES.issuperset(event.faces):
-        raise InvalidEvent(
-            f"rerolling {list(event.dice)} must give as many faces 1-6, not {list(event.faces)}"
-        )
-    try:
-        remove_dice(hidden, event.dice)
-    except ValueError:
-        raise InvalidEvent(
-            f"{event.player} cannot reroll {list(event.dice)}: their hidden dice are {list(hidden)}"
-        ) from None
-    kept = remove_dice(current.rolls[event.player], event.dice)
-    rolls = {**current.rolls, event.player: (*kept, *event.faces)}
-    return _with_round(state, _round_with(current, rolls=rolls))
-
-
-def _private_state_set(state: GameState, event: PrivateStateSet) -> GameState:
-    current = _round(state)
-    if event.player not in current.rolls:
-        raise InvalidEvent(f"{event.player} is not playing this round")
-    mine = current.private.get(event.plugin, {})
-    own = {**mine.get(event.player, {}), event.key: event.value}
-    private = {**current.private, event.plugin: {**mine, event.player: own}}
-    return _with_round(state, _round_with(current, private=private))
-
-
-def _dice_changed(state: GameState, event: DiceChanged) -> GameState:
-    seat = state.seat(event.player)
-    player = state.players[seat]
-    dice = player.dice + event.delta
-    if not player.alive or not 0 <= dice <= state.dice_per_player:
-        raise InvalidEvent(
-            f"{event.player} cannot go from {player.dice} to {dice} dice "
-            f"(alive={player.alive}, starting count {state.dice_per_player}): {event.reason}"
-        )
-    return _with_player(state, seat, PlayerState(player.name, dice, player.alive))
-
-
-def _eliminated(state: GameState, event: Eliminated) -> GameState:
-    seat = state.seat(event.player)
-    if not state.players[seat].alive:
-        raise InvalidEvent(f"{event.player} is already out")
-    return _with_player(state, seat, PlayerState(event.player, 0, False))
-
-
-def _plugin_state_set(state: GameState, event: PluginStateSet) -> GameState:
-    plugins = dict(state.plugins)
-    plugins[event.plugin] = {**state.plugins.get(event.plugin, {}), event.key: event.value}
-    return _with(state, plugins=plugins)
-
-
-def _opener_chosen(state: GameState, event: OpenerChosen) -> GameState:
-    if not state.player(event.player).alive:
-        raise InvalidEvent(f"{event.player} is out and cannot open")
-    return _with(state, next_opener=event.player)
-
-
-def _game_won(state: GameState, event: GameWon) -> GameState:
-    return _with(state, winner=event.player, next_opener=None)
-
-
-_HANDLERS: dict[type, Callable[[Any, Any], GameState]] = {
-    GameStarted: _game_started,
-    RoundStarted: _round_started,
-    BidMade: _bid_made,
-    CallMade: _unchanged,
-    TurnPassed: _turn_passed,
-    TimedOut: _unchanged,
-    Notice: _unchanged,
-    RoundResolved: _round_resolved,
-    DiceChanged: _dice_changed,
-    Eliminated: _eliminated,
-    PluginStateSet: _plugin_state_set,
-    PrivateStateSet: _private_state_set,
-    DiceShown: _dice_shown,
-    DiceRerolled: _dice_rerolled,
-    OpenerChosen: _opener_chosen,
-    GameWon: _game_won,
+_FOLDS: dict[type, Any] = {
+    GameStarted: Draft._game_started,
+    RoundStarted: Draft._round_started,
+    TurnPassed: Draft._turn_passed,
+    RoundResolved: Draft._round_resolved,
+    DiceChanged: Draft._dice_changed,
+    Eliminated: Draft._eliminated,
+    PluginStateSet: Draft._plugin_state_set,
+    PrivateStateSet: Draft._private_state_set,
+    DiceShown: Draft._dice_shown,
+    DiceRerolled: Draft._dice_rerolled,
+    OpenerChosen: Draft._opener_chosen,
+    GameWon: Draft._game_won,
 }
 
 
 def apply_event(state: GameState | None, event: Event) -> GameState:
     """The state after ``event``. Only :class:`GameStarted` may apply to ``None``."""
-    if state is None and not isinstance(event, GameStarted):
-        raise InvalidEvent("a game must start with GameStarted")
-    return _HANDLERS[type(event)](state, event)
+    if state is None:
+        if not isinstance(event, GameStarted):
+            raise InvalidEvent("a game must start with GameStarted")
+        return Draft.started(event).freeze()
+    draft = Draft(state)
+    draft.apply(event)
+    return draft.freeze()
 
 
 def replay(events: Iterable[Event]) -> GameState:
     """Rebuild a game's state from its full event log."""
-    state: GameState | None = None
+    draft: Draft | None = None
     for event in events:
-        state = apply_event(state, event)
-    if state is None:
+        if draft is None:
+            if not isinstance(event, GameStarted):
+                raise InvalidEvent("a game must start with GameStarted")
+            draft = Draft.started(event)
+        else:
+            draft.apply(event)
+    if draft is None:
         raise InvalidEvent("an empty event log has no state")
-    return state
+    return draft.freeze()

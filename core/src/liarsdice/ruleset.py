@@ -206,10 +206,10 @@ class Ruleset:
         self.hooks = Hooks(self.pm, self.options, baseline.name)
         self._ladders: dict[tuple[int, frozenset[int]], tuple[list[RankKey], list[Bid]]] = {}
         self._limits: dict[tuple[int, int], MoveLimit] = {}
-        # When no face_allowed implementation reads the state or the player, its answers never
-        # change: ask once now instead of on every turn.
+        #: The faces refused all game when no ``face_allowed`` implementation reads the state or
+        #: the player (asked once, here, instead of on every turn); ``None`` when they may change.
         fixed = not self.hooks.reads["face_allowed"] & {"state", "player"}
-        self._fixed_refusals = self._refusals(None, None) if fixed else None
+        self.fixed_refusals = self._refusals(None, None) if fixed else None
 
     @classmethod
     def build(
@@ -344,8 +344,8 @@ class Ruleset:
 
     def refused_faces(self, state: GameState, player: str) -> frozenset[int]:
         """The faces ``player`` may not name in a bid now, by the ``face_allowed`` hook."""
-        if self._fixed_refusals is not None:
-            return self._fixed_refusals
+        if self.fixed_refusals is not None:
+            return self.fixed_refusals
         return self._refusals(state, player)
 
     def _refusals(self, state: GameState | None, player: str | None) -> frozenset[int]:
@@ -379,3 +379,35 @@ class Ruleset:
     def describe(self) -> str:
         """The rules page of this combination, in Markdown (see :mod:`liarsdice.rulespage`)."""
         return rulespage.render(self)
+
+    def to_data(self) -> dict[str, JSON]:
+        """What :meth:`build` needs to rebuild this ruleset, as JSON-able data:
+        ``{"variants": [...], "preset": name or None, "options": {...}}`` (see :meth:`from_data`).
+
+        A ruleset does not pickle (its plugin manager holds modules); this data does, so it
+        carries a ruleset to other processes and machines. The options are those the table set:
+        each value that differs from its declared default, and each value of an option that another
+        variant or the preset sets a default for (such a default applies only when the table leaves
+        the option alone).
+        """
+        declared = {option.key: option.default for v in self.variants for option in v.options}
+        defaulted = {key for variant in self.variants for key in variant.info.option_defaults}
+        if self.preset is not None:
+            defaulted |= set(self.preset.options)
+        options = {
+            key: value
+            for key, value in self.options.items()
+            if self.defaults[key] == declared[key] and (value != declared[key] or key in defaulted)
+        }
+        return {
+            "variants": list(self.names[1:]),
+            "preset": None if self.preset is None else self.preset.name,
+            "options": options,
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Ruleset:
+        """The ruleset :meth:`to_data` gave ``data``, rebuilt with :meth:`build` (same ``repr``,
+        same rules). Raises what :meth:`build` raises, e.g. :class:`UnknownVariant` naming a
+        variant that is not installed here."""
+        return cls.build(data.get("variants", ()), data.get("options"), data.get("preset"))

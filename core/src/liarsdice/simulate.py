@@ -7,6 +7,7 @@ cannot finish a game never hangs.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Sequence
 from random import Random
@@ -14,9 +15,10 @@ from typing import TypeVar
 
 import attrs
 
-from liarsdice import engine
+from liarsdice import engine, parallel
 from liarsdice.limits import StuckGame
 from liarsdice.models import Action, BidAction, CallAction, GameState
+from liarsdice.reducer import Draft
 from liarsdice.ruleset import Ruleset
 
 CHALLENGE_PROBABILITY = 0.3
@@ -33,29 +35,33 @@ def random_action(rules: Ruleset, state: GameState, rng: Random) -> Action:
     When plugins offer payloads for the move (``engine.payload_choices``), one of them goes with it
     with probability 0.3.
     """
-    assert state.round is not None
-    player = state.round.turn
-    calls = engine.legal_calls(rules, state, player) if state.round.bids else []
+    return _random_move(rules, Draft(state), rng)
+
+
+def _random_move(rules: Ruleset, draft: Draft, rng: Random) -> Action:
+    """:func:`random_action` on a draft (freezing a state only for the payload hooks)."""
+    player = draft.turn
+    calls = engine.draft_legal_calls(rules, draft, player) if draft.bids else []
     if calls and rng.random() < CHALLENGE_PROBABILITY:
         return _with_payload(
             rules,
-            state,
+            draft,
             CallAction(player, calls[0] if len(calls) == 1 else rng.choice(calls)),
             rng,
         )
-    bids = engine.legal_bids(rules, state, player, LOWEST_RAISES)
+    bids = engine.draft_legal_bids(rules, draft, player, LOWEST_RAISES)
     if not bids:
         if not calls:
-            raise RuntimeError(f"{player} has no legal action in {state.round}")
-        return _with_payload(rules, state, CallAction(player, rng.choice(calls)), rng)
-    return _with_payload(rules, state, BidAction(player, rng.choice(bids)), rng)
+            raise RuntimeError(f"{player} has no legal action in {draft.freeze().round}")
+        return _with_payload(rules, draft, CallAction(player, rng.choice(calls)), rng)
+    return _with_payload(rules, draft, BidAction(player, rng.choice(bids)), rng)
 
 
-def _with_payload(rules: Ruleset, state: GameState, action: A, rng: Random) -> A:
+def _with_payload(rules: Ruleset, draft: Draft, action: A, rng: Random) -> A:
     """``action``, now and then with one of the payloads plugins offer for it."""
     if not rules.payload_readers:
         return action
-    offered = engine.payload_choices(rules, state, action)
+    offered = engine.payload_choices(rules, draft.freeze(), action)
     if not offered or rng.random() >= PAYLOAD_PROBABILITY:
         return action
     plugin = rng.choice(sorted(offered))
@@ -77,25 +83,29 @@ def play_game(
     rng: Random,
     *,
     dice_per_player: int = 5,
-    policy: Callable[[Ruleset, GameState, Random], Action] = random_action,
+    policy: Callable[[Ruleset, GameState, Random], Action] | None = None,
 ) -> GameRecord:
-    """Play one full game with ``policy`` for every seat.
+    """Play one full game with ``policy`` for every seat (by default the random policy,
+    :func:`random_action`, asked of the engine's draft so that no state is frozen per move).
 
     Raises :class:`~liarsdice.limits.StuckGame` when the game has no winner after the most moves
     the ruleset allows at this table.
     """
     limit = rules.move_limit(len(players), dice_per_player)
-    state, _ = engine.new_game(rules, players, rng, dice_per_player=dice_per_player)
+    draft, _ = engine.start_game(rules, players, rng, dice_per_player=dice_per_player)
     actions = 0
-    while not state.over:
-        state, _ = engine.start_round(rules, state, rng)
-        while not state.round.over:  # type: ignore[union-attr]
+    while not draft.over:
+        engine.open_round(rules, draft, rng)
+        while draft.in_round:
             if actions == limit.moves:
                 raise StuckGame(repr(rules), limit)
-            state, _ = engine.step(rules, state, policy(rules, state, rng), rng)
+            if policy is None:
+                engine.advance(rules, draft, _random_move(rules, draft, rng), rng, vetted=True)
+            else:
+                engine.advance(rules, draft, policy(rules, draft.freeze(), rng), rng)
             actions += 1
-    assert state.winner is not None and state.round is not None
-    return GameRecord(state.winner, state.round.number, actions)
+    assert draft.winner is not None
+    return GameRecord(draft.winner, draft.number, actions)
 
 
 @attrs.frozen
@@ -118,27 +128,29 @@ def simulate(
     *,
     dice_per_player: int = 5,
     progress: Callable[[int], None] | None = None,
+    workers: int = 1,
+    dask: str | None = None,
 ) -> SimulationReport:
-    """Play ``games`` games of ``players`` random-policy seats from one ``Random(seed)``.
+    """Play ``games`` games of ``players`` random-policy seats.
 
-    A game that reaches the ruleset's move limit without a winner raises
-    :class:`~liarsdice.limits.StuckGame` saying which game it was.
+    Game ``i`` draws dice and moves from its own ``Random(game_seed(seed, i))``
+    (:func:`liarsdice.parallel.game_seed`: BLAKE2b of ``"seed:i"``), so the report, timings aside,
+    is the same on one core, ``workers`` local processes or the Dask cluster at ``dask``
+    (:func:`liarsdice.parallel.play`). ``progress(n)`` is told as games are done. A game that
+    reaches the ruleset's move limit without a winner raises :class:`~liarsdice.limits.StuckGame`
+    saying which game it was.
     """
     names = [f"seat{i}" for i in range(1, players + 1)]
-    rng = Random(seed)
     wins = dict.fromkeys(names, 0)
     rounds = actions = 0
     started = time.perf_counter()
-    for game in range(games):
-        try:
-            record = play_game(rules, names, rng, dice_per_player=dice_per_player)
-        except StuckGame as stuck:
-            raise stuck.during(f"game {game + 1} of {games}, seed {seed}") from None
+    one_game = functools.partial(_one_game, tuple(names), dice_per_player, games, seed)
+    for record in parallel.play(
+        rules, one_game, games, workers=workers, dask=dask, progress=progress
+    ):
         wins[record.winner] += 1
         rounds += record.rounds
         actions += record.actions
-        if progress is not None:
-            progress(1)
     seconds = time.perf_counter() - started
     return SimulationReport(
         games=games,
@@ -148,3 +160,15 @@ def simulate(
         actions_per_game=round(actions / games, 2) if games else 0.0,
         wins_by_seat={name.removeprefix("seat"): count for name, count in wins.items()},
     )
+
+
+def _one_game(
+    names: tuple[str, ...], dice_per_player: int, games: int, seed: int, rules: Ruleset, game: int
+) -> GameRecord:
+    """Game number ``game`` (from 0) of a :func:`simulate` run."""
+    try:
+        return play_game(
+            rules, names, Random(parallel.game_seed(seed, game)), dice_per_player=dice_per_player
+        )
+    except StuckGame as stuck:
+        raise stuck.during(f"game {game + 1} of {games}, seed {seed}") from None

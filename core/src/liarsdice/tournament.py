@@ -2,9 +2,10 @@
 
 Seat ``i`` of game ``g`` is taken by bot ``kinds[(i + g) % n]``, so over ``n`` games every bot
 sits in every seat once (seat 1 opens the first round under most rules: rotation evens that out).
-Each bot sees only its own :class:`~liarsdice.views.PlayerView`. Dice and revolver spins come
-from ``Random(seed)``; every bot gets its own ``Random`` derived from the seed, the game and the
-seat, so a tournament is reproducible.
+Each bot sees only its own :class:`~liarsdice.views.PlayerView`. Each game's dice and revolver
+spins come from a ``Random`` derived from the seed and the game, every bot's from one derived from
+the seed, the game and the seat (:func:`liarsdice.parallel.game_seed`), so a tournament is
+reproducible, and the same on any number of processes (:mod:`liarsdice.parallel`).
 
 A game that reaches its ruleset's move limit (:meth:`~liarsdice.Ruleset.move_limit`) without a
 winner is stopped there and raises :class:`~liarsdice.limits.StuckGame`.
@@ -26,7 +27,7 @@ from random import Random
 
 import attrs
 
-from liarsdice import engine
+from liarsdice import engine, parallel
 from liarsdice.bots import Bot, make_bot
 from liarsdice.errors import IllegalAction
 from liarsdice.limits import StuckGame
@@ -151,6 +152,17 @@ def play_game(
     return state.winner, state
 
 
+@attrs.frozen
+class _Game:
+    """One tournament game, as a worker hands it back: the winning kind, the rounds played and,
+    per kind, the seconds of each ``decide`` call, and of those at the full table."""
+
+    winner: str
+    rounds: int
+    times: dict[str, list[float]]
+    full: dict[str, list[float]]
+
+
 def _record(
     times: dict[str, list[float]],
     full: dict[str, list[float]],
@@ -169,6 +181,38 @@ def _median_ms(seconds: list[float]) -> float:
     return statistics.median(seconds) * 1000 if seconds else 0.0
 
 
+def _one_game(
+    kinds: tuple[str, ...],
+    dice_per_player: int,
+    games: int,
+    seed: int,
+    rules: Ruleset,
+    game: int,
+) -> _Game:
+    """Game number ``game`` (from 0) of a :func:`run`: seats rotated, dice from
+    ``Random(game_seed(seed, game))`` and each seat's bot from ``Random(game_seed(seed, game,
+    seat))``."""
+    n = len(kinds)
+    seating = []
+    kind_of: dict[str, str] = {}
+    for seat in range(n):
+        kind = kinds[(seat + game) % n]
+        name = f"{seat + 1}:{kind}"
+        bot_rng = Random(parallel.game_seed(seed, game, seat))
+        seating.append((name, make_bot(kind, rules, bot_rng)))
+        kind_of[name] = kind
+    times: dict[str, list[float]] = {kind: [] for kind in kinds}
+    full: dict[str, list[float]] = {kind: [] for kind in kinds}
+    clock = functools.partial(_record, times, full, kind_of, n * dice_per_player)
+    rng = Random(parallel.game_seed(seed, game))
+    try:
+        winner, state = play_game(rules, seating, rng, dice_per_player=dice_per_player, clock=clock)
+    except StuckGame as stuck:
+        raise stuck.during(f"game {game + 1} of {games}, seed {seed}") from None
+    assert state.round is not None
+    return _Game(kind_of[winner], state.round.number, times, full)
+
+
 def run(
     rules: Ruleset,
     kinds: Sequence[str],
@@ -177,10 +221,16 @@ def run(
     *,
     dice_per_player: int = 5,
     progress: Callable[[int], None] | None = None,
+    workers: int = 1,
+    dask: str | None = None,
 ) -> TournamentReport:
     """Play ``games`` games, one seat per entry of ``kinds`` (a kind may repeat), seats rotating.
 
-    A game that reaches the ruleset's move limit without a winner raises
+    Game ``i`` draws its dice from ``Random(game_seed(seed, i))`` and seat ``s``'s bot from
+    ``Random(game_seed(seed, i, s))`` (:func:`liarsdice.parallel.game_seed`), so the report,
+    timings aside, is the same on one core, ``workers`` local processes or the Dask cluster at
+    ``dask`` (:func:`liarsdice.parallel.play`). ``progress(n)`` is told as games are done. A game
+    that reaches the ruleset's move limit without a winner raises
     :class:`~liarsdice.limits.StuckGame` saying which game it was.
     """
     if len(kinds) < 2:
@@ -188,33 +238,20 @@ def run(
     if games < 1:
         raise ValueError("a tournament needs at least 1 game")
     n = len(kinds)
-    rng = Random(seed)
     wins = dict.fromkeys(kinds, 0)
     times: dict[str, list[float]] = {kind: [] for kind in kinds}
     full: dict[str, list[float]] = {kind: [] for kind in kinds}
     rounds = 0
     started = time.perf_counter()
-    for game in range(games):
-        seating = []
-        kind_of: dict[str, str] = {}
-        for seat in range(n):
-            kind = kinds[(seat + game) % n]
-            name = f"{seat + 1}:{kind}"
-            bot_rng = Random((seed * 1_000_003 + game) * 64 + seat)
-            seating.append((name, make_bot(kind, rules, bot_rng)))
-            kind_of[name] = kind
-        clock = functools.partial(_record, times, full, kind_of, n * dice_per_player)
-        try:
-            winner, state = play_game(
-                rules, seating, rng, dice_per_player=dice_per_player, clock=clock
-            )
-        except StuckGame as stuck:
-            raise stuck.during(f"game {game + 1} of {games}, seed {seed}") from None
-        wins[kind_of[winner]] += 1
-        assert state.round is not None
-        rounds += state.round.number
-        if progress is not None:
-            progress(1)
+    one_game = functools.partial(_one_game, tuple(kinds), dice_per_player, games, seed)
+    for played in parallel.play(
+        rules, one_game, games, workers=workers, dask=dask, progress=progress
+    ):
+        wins[played.winner] += 1
+        rounds += played.rounds
+        for kind in wins:
+            times[kind] += played.times[kind]
+            full[kind] += played.full[kind]
     seconds = time.perf_counter() - started
     results = []
     for kind in wins:
