@@ -6,18 +6,15 @@ random) an RNG, and return the new state with the events that led to it. Each ha
 :func:`advance`), which folds the events into the draft in place and freezes a state only when a
 hook reads one: loops that play many moves and read the state now and then (:class:`Game`,
 ``liarsdice simulate``) use those. An illegal action raises
-:class:`~liarsdice.errors.IllegalAction` with every reason and changes nothing.
+:class:`~liarsdice.errors.IllegalAction` with every reason and changes nothing; the checks
+themselves, and the legal moves, are in :mod:`liarsdice.legality`.
 """
 
 from __future__ import annotations
 
-import bisect
-import itertools
-import json
 from collections.abc import Mapping, Sequence
 from random import Random
 
-from liarsdice.contracts import call_one
 from liarsdice.dispatch import Effects
 from liarsdice.effects import fold_effects
 from liarsdice.errors import IllegalAction, PluginError
@@ -34,20 +31,41 @@ from liarsdice.events import (
     TimedOut,
     TurnPassed,
 )
-from liarsdice.models import (
-    JSON,
-    NO_PAYLOAD,
-    Action,
-    Bid,
-    BidAction,
-    CallAction,
-    GameState,
-    Payload,
-    Resolution,
-    TimeoutAction,
+from liarsdice.legality import (
+    bid_problems,
+    call_problems,
+    draft_bid_problems,
+    draft_call_problems,
+    draft_legal_bids,
+    draft_legal_calls,
+    legal_bids,
+    legal_calls,
+    payload_choices,
+    payload_problems,
+    turn_problem,
 )
+from liarsdice.models import Action, BidAction, CallAction, GameState, Resolution, TimeoutAction
 from liarsdice.reducer import Draft
 from liarsdice.ruleset import FACES, Ruleset
+
+__all__ = [  # the checks live in liarsdice.legality; they are the engine's API too
+    "Outcome",
+    "advance",
+    "bid_problems",
+    "call_problems",
+    "count_matching",
+    "draft_legal_bids",
+    "draft_legal_calls",
+    "legal_bids",
+    "legal_calls",
+    "new_game",
+    "open_round",
+    "payload_choices",
+    "payload_problems",
+    "start_game",
+    "start_round",
+    "step",
+]
 
 Outcome = tuple[GameState, list[Event]]
 
@@ -159,186 +177,6 @@ def start_round(
     return draft.freeze(), events
 
 
-def _turn_problem(draft: Draft, player: str) -> str | None:
-    if draft.turn == player and draft.in_round and draft.winner is None:
-        return None
-    if draft.over:
-        return "the game is over"
-    if not draft.in_round:
-        return "no round is being played"
-    try:
-        seat = draft.player(player)
-    except KeyError:
-        return f"{player!r} is not at this table"
-    if not seat.alive:
-        return f"{player} is out of the game"
-    return f"not {player}'s turn"
-
-
-def payload_problems(rules: Ruleset, action: str, payload: Payload) -> list[str]:
-    """Why ``payload`` cannot go with ``action`` (``"bid"`` or a call kind): it must be a JSON
-    object whose every key names a plugin in the ruleset that reads that action's payload. What
-    each plugin then checks of its own value is up to it (``bid_problem``, ``call_problem``)."""
-    if payload is NO_PAYLOAD:
-        return []
-    if not isinstance(payload, Mapping) or not all(isinstance(key, str) for key in payload):
-        return ["a payload is a JSON object keyed by plugin name"]
-    if not payload:
-        return []
-    readers = rules.payload_readers.get(action, frozenset())
-    strangers = sorted(key for key in payload if key not in readers)
-    if strangers:
-        which = f"only {', '.join(sorted(readers))} read" if readers else "no plugin reads"
-        return [f"payload {', '.join(map(repr, strangers))} is not for {action}: {which} it here"]
-    try:
-        json.dumps(payload, allow_nan=False)
-    except (TypeError, ValueError):
-        return ["a payload holds only JSON values"]
-    return []
-
-
-def _refused_faces(rules: Ruleset, draft: Draft, player: str) -> frozenset[int]:
-    fixed = rules.fixed_refusals
-    return fixed if fixed is not None else rules.refused_faces(draft.freeze(), player)
-
-
-def _bid_problems(
-    rules: Ruleset, draft: Draft, player: str, bid: Bid, payload: Payload
-) -> list[str]:
-    problem = _turn_problem(draft, player)
-    if problem:
-        return [problem]
-    if not bid.whole:
-        return ["a bid is a whole quantity and a face"]
-    if not 1 <= bid.face <= 6:
-        return [f"there is no face {bid.face}: dice show 1 to 6"]
-    if not 1 <= bid.quantity <= draft.dice_in_play:
-        return [f"{bid} is not 1 to {draft.dice_in_play} dice, the dice in play"]
-    if payload is not NO_PAYLOAD:
-        malformed = payload_problems(rules, "bid", payload)
-        if malformed:
-            return malformed
-    hooks = rules.hooks
-    problems = []
-    fixed = rules.fixed_refusals
-    if fixed is None or bid.face in fixed:
-        refusal = rules.face_refusal(draft.freeze(), player, bid.face)
-        if refusal is not None:
-            problems.append(refusal)
-    if "bid_problem" in hooks.implemented:
-        problems += hooks.bid_problem(draft.freeze(), player, bid, payload)
-    current = draft.current_bid
-    if current is not None and hooks.bid_rank(bid) <= hooks.bid_rank(current):
-        problems.append(f"{bid} does not raise {current}")
-    return problems
-
-
-def bid_problems(
-    rules: Ruleset, state: GameState, player: str, bid: Bid, payload: Payload = NO_PAYLOAD
-) -> list[str]:
-    """Every reason ``player`` may not bid ``bid`` (with ``payload``) now; empty when legal."""
-    return _bid_problems(rules, Draft(state), player, bid, payload)
-
-
-def draft_legal_bids(
-    rules: Ruleset, draft: Draft, player: str, limit: int | None = None
-) -> list[Bid]:
-    """:func:`legal_bids` on a draft."""
-    if _turn_problem(draft, player):
-        return []
-    hooks = rules.hooks
-    # The ladder leaves out the faces refused now; the bids above the current one raise it.
-    keys, ladder = rules.ladder(draft.dice_in_play, _refused_faces(rules, draft, player))
-    current = draft.current_bid
-    start = 0 if current is None else bisect.bisect_right(keys, hooks.bid_rank(current))
-    if "bid_problem" not in hooks.implemented:  # nothing else can refuse a bid
-        return ladder[start:] if limit is None else ladder[start : start + max(limit, 0)]
-    state = draft.freeze()
-    found: list[Bid] = []
-    for bid in itertools.islice(ladder, start, None):
-        if limit is not None and len(found) >= limit:
-            break
-        if not hooks.bid_problem(state, player, bid, NO_PAYLOAD):
-            found.append(bid)
-    return found
-
-
-def legal_bids(
-    rules: Ruleset, state: GameState, player: str, limit: int | None = None
-) -> list[Bid]:
-    """The legal bids for ``player`` now, lowest first (at most ``limit`` of them)."""
-    return draft_legal_bids(rules, Draft(state), player, limit)
-
-
-def _call_problems(
-    rules: Ruleset, draft: Draft, player: str, kind: str, payload: Payload
-) -> list[str]:
-    problem = _turn_problem(draft, player)
-    if problem:
-        return [problem]
-    if kind not in rules.calls:
-        return [f"unknown call {kind!r}; this table allows: {', '.join(rules.calls)}"]
-    if not draft.bids:
-        return ["the opener cannot call: there is no bid yet"]
-    if payload is not NO_PAYLOAD:
-        malformed = payload_problems(rules, kind, payload)
-        if malformed:
-            return malformed
-    if "call_problem" not in rules.hooks.implemented:
-        return []
-    return rules.hooks.call_problem(draft.freeze(), player, kind, payload)
-
-
-def call_problems(
-    rules: Ruleset, state: GameState, player: str, kind: str, payload: Payload = NO_PAYLOAD
-) -> list[str]:
-    """Every reason ``player`` may not make a call of ``kind`` (with ``payload``) now; empty when
-    the call is legal."""
-    return _call_problems(rules, Draft(state), player, kind, payload)
-
-
-def draft_legal_calls(rules: Ruleset, draft: Draft, player: str) -> list[str]:
-    """:func:`legal_calls` on a draft."""
-    return [
-        kind for kind in rules.calls if not _call_problems(rules, draft, player, kind, NO_PAYLOAD)
-    ]
-
-
-def legal_calls(rules: Ruleset, state: GameState, player: str) -> list[str]:
-    """The call kinds ``player`` may make now."""
-    return draft_legal_calls(rules, Draft(state), player)
-
-
-def payload_choices(rules: Ruleset, state: GameState, action: Action) -> dict[str, list[JSON]]:
-    """For each plugin that reads ``action``'s payload, the values it says it would accept now
-    (``liarsdice_payload_choices``, asked of each plugin on its own)."""
-    if not rules.payload_readers:
-        return {}
-    if isinstance(action, BidAction):
-        name = "bid"
-    elif isinstance(action, CallAction):
-        name = action.kind
-    else:
-        return {}
-    readers = rules.payload_readers.get(name, frozenset())
-    if not readers:
-        return {}
-    found: dict[str, list[JSON]] = {}
-    for plugin in sorted(readers):
-        answer = call_one(  # checked: a list of JSON values, or None
-            plugin,
-            rules.pm,
-            "liarsdice_payload_choices",
-            state=state,
-            player=action.player,
-            action=action,
-            options=rules.options,
-        )
-        if answer:
-            found[plugin] = list(answer)
-    return found
-
-
 def count_matching(rules: Ruleset, state: GameState, face: int) -> int:
     """How many dice in this round's rolls count toward a bid on ``face`` under the rules now."""
     assert state.round is not None
@@ -374,7 +212,7 @@ def advance(
     if isinstance(action, BidAction):
         payload = action.payload
         if not vetted:
-            problems = _bid_problems(rules, draft, action.player, action.bid, payload)
+            problems = draft_bid_problems(rules, draft, action.player, action.bid, payload)
             if problems:
                 raise IllegalAction(problems)
         log.emit(BidMade(action.player, action.bid, payload))
@@ -387,7 +225,7 @@ def advance(
     if isinstance(action, CallAction):
         payload = action.payload
         if not vetted:
-            problems = _call_problems(rules, draft, action.player, action.kind, payload)
+            problems = draft_call_problems(rules, draft, action.player, action.kind, payload)
             if problems:
                 raise IllegalAction(problems)
         before = draft.freeze()  # a call changes nothing, so the resolving hooks see this state
@@ -407,7 +245,7 @@ def advance(
         _end_round(rules, log, resolution, rng)
         return log.events
     if isinstance(action, TimeoutAction):
-        problem = _turn_problem(draft, action.player)
+        problem = turn_problem(draft, action.player)
         if problem:
             raise IllegalAction([problem])
         before = draft.freeze()

@@ -92,12 +92,13 @@ def play_game(
     the ruleset allows at this table.
     """
     limit = rules.move_limit(len(players), dice_per_player)
+    most = limit.moves
     draft, _ = engine.start_game(rules, players, rng, dice_per_player=dice_per_player)
     actions = 0
     while not draft.over:
         engine.open_round(rules, draft, rng)
         while draft.in_round:
-            if actions == limit.moves:
+            if actions == most:
                 raise StuckGame(repr(rules), limit)
             if policy is None:
                 engine.advance(rules, draft, _random_move(rules, draft, rng), rng, vetted=True)

@@ -1,0 +1,213 @@
+"""What a player may do now: the checks on a bid or a call, and the legal moves.
+
+Each check runs on a :class:`~liarsdice.reducer.Draft` (the engine's, so that a move in a loop
+freezes no state unless a hook reads one) and has a twin on a frozen state for everyone else. A
+problem is a sentence a player can read; an empty list means the move is legal.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import json
+from collections.abc import Mapping
+
+from liarsdice.contracts import call_one
+from liarsdice.models import (
+    JSON,
+    NO_PAYLOAD,
+    Action,
+    Bid,
+    BidAction,
+    CallAction,
+    GameState,
+    Payload,
+)
+from liarsdice.reducer import Draft
+from liarsdice.ruleset import Ruleset
+
+
+def turn_problem(draft: Draft, player: str) -> str | None:
+    """Why it is not ``player``'s move now (the game is over, no round is on, they are out or
+    not at the table, or it is someone else's turn), or ``None`` when it is."""
+    if draft.turn == player and draft.in_round and draft.winner is None:
+        return None
+    if draft.over:
+        return "the game is over"
+    if not draft.in_round:
+        return "no round is being played"
+    try:
+        seat = draft.player(player)
+    except KeyError:
+        return f"{player!r} is not at this table"
+    if not seat.alive:
+        return f"{player} is out of the game"
+    return f"not {player}'s turn"
+
+
+def payload_problems(rules: Ruleset, action: str, payload: Payload) -> list[str]:
+    """Why ``payload`` cannot go with ``action`` (``"bid"`` or a call kind): it must be a JSON
+    object whose every key names a plugin in the ruleset that reads that action's payload. What
+    each plugin then checks of its own value is up to it (``bid_problem``, ``call_problem``)."""
+    if payload is NO_PAYLOAD:
+        return []
+    if not isinstance(payload, Mapping) or not all(isinstance(key, str) for key in payload):
+        return ["a payload is a JSON object keyed by plugin name"]
+    if not payload:
+        return []
+    readers = rules.payload_readers.get(action, frozenset())
+    strangers = sorted(key for key in payload if key not in readers)
+    if strangers:
+        which = f"only {', '.join(sorted(readers))} read" if readers else "no plugin reads"
+        return [f"payload {', '.join(map(repr, strangers))} is not for {action}: {which} it here"]
+    try:
+        json.dumps(payload, allow_nan=False)
+    except (TypeError, ValueError):
+        return ["a payload holds only JSON values"]
+    return []
+
+
+def _refused_faces(rules: Ruleset, draft: Draft, player: str) -> frozenset[int]:
+    fixed = rules.fixed_refusals
+    return fixed if fixed is not None else rules.refused_faces(draft.freeze(), player)
+
+
+def draft_bid_problems(
+    rules: Ruleset, draft: Draft, player: str, bid: Bid, payload: Payload
+) -> list[str]:
+    """:func:`bid_problems` on a draft."""
+    problem = turn_problem(draft, player)
+    if problem:
+        return [problem]
+    if not bid.whole:
+        return ["a bid is a whole quantity and a face"]
+    if not 1 <= bid.face <= 6:
+        return [f"there is no face {bid.face}: dice show 1 to 6"]
+    if not 1 <= bid.quantity <= draft.dice_in_play:
+        return [f"{bid} is not 1 to {draft.dice_in_play} dice, the dice in play"]
+    if payload is not NO_PAYLOAD:
+        malformed = payload_problems(rules, "bid", payload)
+        if malformed:
+            return malformed
+    hooks = rules.hooks
+    problems = []
+    fixed = rules.fixed_refusals
+    if fixed is None or bid.face in fixed:
+        refusal = rules.face_refusal(draft.freeze(), player, bid.face)
+        if refusal is not None:
+            problems.append(refusal)
+    if "bid_problem" in hooks.implemented:
+        problems += hooks.bid_problem(draft.freeze(), player, bid, payload)
+    current = draft.current_bid
+    if current is not None and hooks.bid_rank(bid) <= hooks.bid_rank(current):
+        problems.append(f"{bid} does not raise {current}")
+    return problems
+
+
+def bid_problems(
+    rules: Ruleset, state: GameState, player: str, bid: Bid, payload: Payload = NO_PAYLOAD
+) -> list[str]:
+    """Every reason ``player`` may not bid ``bid`` (with ``payload``) now; empty when legal."""
+    return draft_bid_problems(rules, Draft(state), player, bid, payload)
+
+
+def draft_legal_bids(
+    rules: Ruleset, draft: Draft, player: str, limit: int | None = None
+) -> list[Bid]:
+    """:func:`legal_bids` on a draft."""
+    if turn_problem(draft, player):
+        return []
+    hooks = rules.hooks
+    # The ladder leaves out the faces refused now; the bids above the current one raise it.
+    keys, ladder = rules.ladder(draft.dice_in_play, _refused_faces(rules, draft, player))
+    current = draft.current_bid
+    start = 0 if current is None else bisect.bisect_right(keys, hooks.bid_rank(current))
+    if "bid_problem" not in hooks.implemented:  # nothing else can refuse a bid
+        return ladder[start:] if limit is None else ladder[start : start + max(limit, 0)]
+    state = draft.freeze()
+    found: list[Bid] = []
+    for bid in itertools.islice(ladder, start, None):
+        if limit is not None and len(found) >= limit:
+            break
+        if not hooks.bid_problem(state, player, bid, NO_PAYLOAD):
+            found.append(bid)
+    return found
+
+
+def legal_bids(
+    rules: Ruleset, state: GameState, player: str, limit: int | None = None
+) -> list[Bid]:
+    """The legal bids for ``player`` now, lowest first (at most ``limit`` of them)."""
+    return draft_legal_bids(rules, Draft(state), player, limit)
+
+
+def draft_call_problems(
+    rules: Ruleset, draft: Draft, player: str, kind: str, payload: Payload
+) -> list[str]:
+    """:func:`call_problems` on a draft."""
+    problem = turn_problem(draft, player)
+    if problem:
+        return [problem]
+    if kind not in rules.calls:
+        return [f"unknown call {kind!r}; this table allows: {', '.join(rules.calls)}"]
+    if not draft.bids:
+        return ["the opener cannot call: there is no bid yet"]
+    if payload is not NO_PAYLOAD:
+        malformed = payload_problems(rules, kind, payload)
+        if malformed:
+            return malformed
+    if "call_problem" not in rules.hooks.implemented:
+        return []
+    return rules.hooks.call_problem(draft.freeze(), player, kind, payload)
+
+
+def call_problems(
+    rules: Ruleset, state: GameState, player: str, kind: str, payload: Payload = NO_PAYLOAD
+) -> list[str]:
+    """Every reason ``player`` may not make a call of ``kind`` (with ``payload``) now; empty when
+    the call is legal."""
+    return draft_call_problems(rules, Draft(state), player, kind, payload)
+
+
+def draft_legal_calls(rules: Ruleset, draft: Draft, player: str) -> list[str]:
+    """:func:`legal_calls` on a draft."""
+    return [
+        kind
+        for kind in rules.calls
+        if not draft_call_problems(rules, draft, player, kind, NO_PAYLOAD)
+    ]
+
+
+def legal_calls(rules: Ruleset, state: GameState, player: str) -> list[str]:
+    """The call kinds ``player`` may make now."""
+    return draft_legal_calls(rules, Draft(state), player)
+
+
+def payload_choices(rules: Ruleset, state: GameState, action: Action) -> dict[str, list[JSON]]:
+    """For each plugin that reads ``action``'s payload, the values it says it would accept now
+    (``liarsdice_payload_choices``, asked of each plugin on its own)."""
+    if not rules.payload_readers:
+        return {}
+    if isinstance(action, BidAction):
+        name = "bid"
+    elif isinstance(action, CallAction):
+        name = action.kind
+    else:
+        return {}
+    readers = rules.payload_readers.get(name, frozenset())
+    if not readers:
+        return {}
+    found: dict[str, list[JSON]] = {}
+    for plugin in sorted(readers):
+        answer = call_one(  # checked: a list of JSON values, or None
+            plugin,
+            rules.pm,
+            "liarsdice_payload_choices",
+            state=state,
+            player=action.player,
+            action=action,
+            options=rules.options,
+        )
+        if answer:
+            found[plugin] = list(answer)
+    return found
