@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from typing import Any
@@ -90,7 +91,14 @@ def test_create_table_and_share_link(client: Any) -> None:
     assert made["url"].endswith(f"/t/{made['code']}?key={made['join_key']}")
     assert "ld_player" in client.get_cookie("ld_player").key
     page = client.get(f"/t/{made['code']}").get_data(as_text=True)
-    assert made["seat_token"] in page  # the seat's own player gets the token
+    boot = json.loads(
+        re.search(r'<script type="application/json" id="boot">(.*?)</script>', page)[1]
+    )
+    # The seat's own player gets a token of that seat (a new one each time; older ones stay valid).
+    table = client.application.extensions["liarsdice_hub"].get(made["code"])
+    assert boot["seat_token"] != made["seat_token"]
+    for token in (boot["seat_token"], made["seat_token"]):
+        assert table._seat_by_token(token) is table.seats[0]
     listed = client.get("/api/tables").json["tables"]
     assert listed[0]["code"] == made["code"] and listed[0]["taken"] == 1
 
@@ -109,9 +117,13 @@ def test_second_player_sits_and_the_table_fills(app: Any, client: Any) -> None:
     key = made["join_key"]
     sat = other.post(f"/api/tables/{made['code']}/seat", json={"nickname": "Knox", "key": key}).json
     assert sat["ok"] and sat["seat"] == 1 and sat["seat_token"] != made["seat_token"]
-    # The same player asking again gets the same seat back.
+    # The same player asking again gets the same seat back, with a new token; both are valid.
     again = other.post(f"/api/tables/{made['code']}/seat", json={}).json
-    assert again["seat_token"] == sat["seat_token"]
+    assert again["seat"] == 1 and again["seat_token"] != sat["seat_token"]
+    table = app.extensions["liarsdice_hub"].get(made["code"])
+    for token in (again["seat_token"], sat["seat_token"]):
+        assert table._seat_by_token(token) is table.seats[1]
+    assert table._seat_by_token(made["seat_token"]) is table.seats[0]
     third = app.test_client().post(
         f"/api/tables/{made['code']}/seat", json={"nickname": "Lu", "key": key}
     )

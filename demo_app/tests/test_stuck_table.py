@@ -13,6 +13,7 @@ import pytest
 from liarsdice import DiceChanged, VariantInfo, hookimpl
 from liarsdice.testing.plugins import extra_variants
 from liarsdice_demo.composition import parse_config
+from liarsdice_demo.live_store import LiveStore
 from liarsdice_demo.protocol import Intent
 from liarsdice_demo.table import TableSession
 
@@ -49,6 +50,7 @@ class ManualScheduler:
 class Hub:
     def __init__(self) -> None:
         self.settings = {"BOT_DELAY": 0, "REVEAL_PAUSE": 0}
+        self.store = LiveStore(":memory:")
         self.scheduler = ManualScheduler()
 
     def record_latency(self, delays: list[float]) -> None:
@@ -86,7 +88,7 @@ def test_a_table_whose_rules_cannot_finish_stops_and_tells_everyone(immortal: No
     table = TableSession("STUK", config, hub, host_player=1)
     seat = table.sit(1, "Iris")
     human, spectator = Conn(), Conn()
-    table.attach(human, seat.token)
+    table.attach(human, table.seat_token(seat))
     table.attach(spectator, None)
     table.start_now()  # Iris and a random bot; Iris sleeps through every turn
     limit = config.rules.move_limit(2, 1)

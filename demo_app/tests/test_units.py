@@ -21,6 +21,7 @@ from liarsdice_demo import __main__ as cli
 from liarsdice_demo import create_app
 from liarsdice_demo.composition import parse_config
 from liarsdice_demo.connection import Connection
+from liarsdice_demo.live_store import LiveStore
 from liarsdice_demo.narrate import line, ruling
 from liarsdice_demo.protocol import MAX_MESSAGE, MAX_PAYLOAD_DEPTH, ProtocolError, parse
 from liarsdice_demo.scheduler import Scheduler
@@ -72,6 +73,7 @@ def test_lines_for_passes_and_face_up_dice_keep_secrets() -> None:
 class FakeHub:
     def __init__(self) -> None:
         self.settings = {"BOT_DELAY": 0, "REVEAL_PAUSE": 0}
+        self.store = LiveStore(":memory:")
 
 
 def test_places_follow_the_order_of_elimination_and_share_a_call() -> None:

@@ -194,7 +194,8 @@ def test_a_seat_cannot_be_hijacked(app: Any, make_player: Any) -> None:
     )
     assert late.status_code == 409
     # Only the host may start.
-    knox_token = app.extensions["liarsdice_hub"].get(code).seats[1].token
+    live = app.extensions["liarsdice_hub"].get(code)
+    knox_token = live.seat_token(live.seats[1])
     knox = make_player(code, knox_token)
     knox.expect("welcome")
     knox.send("start")

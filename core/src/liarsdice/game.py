@@ -39,6 +39,19 @@ class Game:
             rules, players, self.rng, dice_per_player=dice_per_player, first_opener=first_opener
         )
 
+    @classmethod
+    def resume(cls, rules: Ruleset, events: Sequence[Event], rng: Random | None = None) -> Game:
+        """The game whose log so far is ``events`` (as kept by a store), ready to go on.
+
+        Raises :class:`~liarsdice.reducer.InvalidEvent` if ``events`` is not a game's log.
+        """
+        game = cls.__new__(cls)
+        game.rules = rules
+        game.rng = rng if rng is not None else secrets.SystemRandom()
+        game.events = list(events)
+        game._draft = Draft(replay(game.events))
+        return game
+
     @property
     def state(self) -> GameState:
         """The state after every event so far."""

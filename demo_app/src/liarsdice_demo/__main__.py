@@ -30,7 +30,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     config = {"DATABASE": args.db} if args.db else None
     instance = Flask("liarsdice_demo", instance_relative_config=True).instance_path
     print(f"liarsdice-demo on http://{args.host}:{args.port}/  (Ctrl-C to stop)", flush=True)
-    print(f"games and ratings are kept in {args.db or instance + '/liarsdice.sqlite'}", flush=True)
+    print(
+        f"live tables, games and ratings are kept in {args.db or instance + '/liarsdice.sqlite'}",
+        flush=True,
+    )
     serve.serve(config, args.host, args.port)
 
 

@@ -117,7 +117,7 @@ def create_table() -> Response | tuple[Response, int]:
         url=share_link(table),
         join_key=table.join_key,
         seat=seat.index,
-        seat_token=seat.token,
+        seat_token=table.seat_token(seat),
     )
 
 
@@ -160,4 +160,10 @@ def take_seat(code: str) -> Response | tuple[Response, int]:
         return _refuse(str(problem), 403)
     except TableError as problem:
         return _refuse(str(problem), 409)
-    return jsonify(ok=True, code=table.code, seat=seat.index, name=seat.name, seat_token=seat.token)
+    return jsonify(
+        ok=True,
+        code=table.code,
+        seat=seat.index,
+        name=seat.name,
+        seat_token=table.seat_token(seat),
+    )

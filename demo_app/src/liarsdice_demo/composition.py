@@ -54,6 +54,20 @@ class TableConfig:
         names = [v.info.title for v in self.rules.variants[1:]]
         return "Standard + " + ", ".join(names) if names else "Standard rules"
 
+    def to_data(self) -> dict[str, Any]:
+        """The request (JSON data) that :func:`parse_config` turns back into this config: how a
+        live table's settings are stored."""
+        return {
+            "preset": self.preset,
+            "variants": list(self.variants),
+            "options": dict(self.options),
+            "seats": self.seats,
+            "bot_kind": self.bot_kind,
+            "turn_seconds": self.turn_seconds,
+            "rated": self.rated,
+            "dice_per_player": self.dice_per_player,
+        }
+
     def summary(self) -> dict[str, Any]:
         """The settings as JSON data (for pages and the protocol)."""
         return {

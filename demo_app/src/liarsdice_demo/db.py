@@ -43,7 +43,8 @@ CREATE TABLE IF NOT EXISTS games (
     dice_per_player INTEGER NOT NULL,
     winner TEXT NOT NULL,
     events TEXT NOT NULL,              -- JSON list, liarsdice.serialization
-    finished_at TEXT NOT NULL DEFAULT (datetime('now'))
+    finished_at TEXT NOT NULL DEFAULT (datetime('now')),
+    live_key TEXT                      -- the live table's uid and game number: saved once
 );
 CREATE TABLE IF NOT EXISTS game_players (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -58,7 +59,7 @@ CREATE TABLE IF NOT EXISTS game_players (
 CREATE INDEX IF NOT EXISTS game_players_player ON game_players(player_id);
 """
 
-ADDED_COLUMNS = (("players", "last_seen", "TEXT"),)
+ADDED_COLUMNS = (("players", "last_seen", "TEXT"), ("games", "live_key", "TEXT"))
 """Columns added to the schema after its first release: (table, column, declaration)."""
 
 BUSY_TIMEOUT = 30.0
@@ -129,6 +130,8 @@ def init_schema(path: str | Path) -> None:
         conn.executescript(SCHEMA)
         conn.commit()
         add_missing_columns(conn)
+        conn.execute("CREATE UNIQUE INDEX IF NOT EXISTS games_live_key ON games(live_key)")
+        conn.commit()
     finally:
         conn.close()
 

@@ -4,7 +4,9 @@ Contract: :func:`save_game` writes one finished game (one transaction: the game,
 and for a rated table the new ratings) and returns its id with the rating changes by seat name.
 The transaction is a write transaction from its start (``BEGIN IMMEDIATE``), so the current
 ratings it reads are the ones it updates: concurrent saves (threads or processes) are serialized,
-none overwrites another's update, and game ids follow commit order.
+none overwrites another's update, and game ids follow commit order. A game is saved once: saving a
+record whose ``live_key`` is already stored (a restart saving a game again) changes nothing and
+returns the stored game's id, with no rating changes.
 Bots are stored as players too. The event log is ``liarsdice.serialization`` data, so
 :func:`load_events` gives back the exact events and ``liarsdice.reducer.replay`` rebuilds the game.
 """
@@ -31,6 +33,11 @@ def save_game(
     conn = connect(path)
     try:
         with write_transaction(conn):  # the reads below and the writes: one serialized unit
+            saved = conn.execute(
+                "SELECT id FROM games WHERE live_key = ?", (record.get("live_key"),)
+            ).fetchone()
+            if saved is not None:
+                return int(saved["id"]), None
             seats = []
             for seat in record["seats"]:
                 player_id = seat["player_id"]
@@ -44,7 +51,8 @@ def save_game(
                 )
             cursor = conn.execute(
                 "INSERT INTO games (table_code, title, variants, options, preset, rated,"
-                " dice_per_player, winner, events) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " dice_per_player, winner, events, live_key)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     record["code"],
                     config.title,
@@ -55,6 +63,7 @@ def save_game(
                     config.dice_per_player,
                     record["winner"],
                     json.dumps(to_data(record["events"], list[Event])),
+                    record.get("live_key"),
                 ),
             )
             game_id = int(cursor.lastrowid or 0)

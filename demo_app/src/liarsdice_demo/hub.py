@@ -9,11 +9,17 @@ lock only guards the code → table map; each table has its own lock. Timers, bo
 finished games run on the hub's :class:`~liarsdice_demo.scheduler.Scheduler`, never on request
 threads. Every minute the hub closes tables idle for :data:`IDLE_SECONDS` and finished ones idle
 for :data:`FINISHED_SECONDS`, and their sockets get close code 4404. :meth:`TableHub.shutdown`
-stops every thread the hub started. This is the only mutable state the app keeps in memory.
+stops every thread the hub started.
+
+Every live table is also kept in the :class:`~liarsdice_demo.live_store.LiveStore` (the app's
+SQLite file), written before each broadcast: a new hub reloads every stored table and runs it
+again (clock, bots, saving a finished game), so a restart, even ``kill -9``, loses no game. A
+table whose rules cannot be built here (a variant not installed) is left in the store and logged.
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 import time
@@ -21,8 +27,10 @@ from typing import Any
 
 from flask import Flask, current_app
 
+from liarsdice.reducer import InvalidEvent
 from liarsdice_demo import history
-from liarsdice_demo.composition import TableConfig
+from liarsdice_demo.composition import ConfigError, TableConfig
+from liarsdice_demo.live_store import LiveStore
 from liarsdice_demo.scheduler import Scheduler
 from liarsdice_demo.table import TableSession
 
@@ -40,6 +48,8 @@ FINISHED_SECONDS = 600.0
 SWEEP_SECONDS = 60.0
 KEY = "liarsdice_hub"
 
+log = logging.getLogger(__name__)
+
 
 class TooManyTables(RuntimeError):
     """This client already hosts as many live tables as it may; ``retry_after`` in seconds."""
@@ -56,7 +66,21 @@ class TableHub:
         self._tables: dict[str, TableSession] = {}
         self._lock = threading.Lock()
         self._latency: list[float] = []
+        self.store = LiveStore(settings["DATABASE"])
+        self._restore()
         self.scheduler.call_later(SWEEP_SECONDS, self._sweep)
+
+    def _restore(self) -> None:
+        """Run every table the store kept again (a table that cannot be rebuilt is logged)."""
+        for stored in self.store.load():
+            try:
+                table = TableSession.restore(stored.code, stored.record, stored.events, self)
+            except (ConfigError, InvalidEvent, KeyError, TypeError) as problem:
+                log.error("live table %s cannot be restored here: %s", stored.code, problem)
+                continue
+            self._tables[stored.code] = table
+        if self._tables:
+            log.info("restored %d live tables", len(self._tables))
 
     def create(
         self,
@@ -147,12 +171,14 @@ class TableHub:
             expired = [code for code, table in self._tables.items() if _expired(table, now)]
             closed = [self._tables.pop(code) for code in expired]
         for table in closed:
+            self.store.drop(table.code)
             table.close("this table has closed: start a new one from the lobby")
         self.scheduler.call_later(SWEEP_SECONDS, self._sweep)
 
     def shutdown(self) -> None:
-        """Stop the scheduler and its workers (live tables stop moving)."""
+        """Stop the scheduler and its workers (live tables stop moving; the store keeps them)."""
         self.scheduler.shutdown()
+        self.store.close()
 
 
 def _expired(table: TableSession, now: float) -> bool:

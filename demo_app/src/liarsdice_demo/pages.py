@@ -52,7 +52,7 @@ def table(code: str) -> str:
         "table.html",
         table=live,
         config=live.config.summary(),
-        seat_token=seat.token if seat else None,
+        seat_token=live.seat_token(seat) if seat else None,
         join_key=live.join_key if shown else None,
         nickname=g.player["nickname"] if g.player else "",
     )

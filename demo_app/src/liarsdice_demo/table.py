@@ -27,6 +27,7 @@ at this table again.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import secrets
 import threading
@@ -54,13 +55,18 @@ from liarsdice.models import (
 )
 from liarsdice.serialization import to_data
 from liarsdice_demo import narrate
-from liarsdice_demo.composition import TableConfig
+from liarsdice_demo.composition import TableConfig, parse_config
 from liarsdice_demo.protocol import Intent, error, message
 
 BOT_NAMES = ("Ada", "Boris", "Cleo", "Dmitri", "Esme", "Felix")
 MAX_SPECTATORS = 200
 MAX_CONNS_PER_SEAT = 3
+MAX_TOKENS_PER_SEAT = 8
+"""Seat tokens kept per seat (one is handed out per page load or seat request): the oldest go."""
 LOG_LINES = 80
+RESUME_GRACE = 15.0
+"""After a restart, a running clock resumes with the time it had left, but never less than this
+(or the whole turn, if shorter): players need a moment to reconnect."""
 
 
 class TableError(ValueError):
@@ -89,11 +95,24 @@ class Seat:
     name: str
     kind: str
     player_id: int | None
-    token: str | None = None
+    token_hashes: list[str] = attrs.field(factory=list)
+    """SHA-256 digests of the seat's tokens: the tokens themselves are never kept."""
     bot_kind: str | None = None
     bot: Any = None
     conns: dict[Any, None] = attrs.field(factory=dict)  # an ordered set: oldest first
     rematch: bool = False
+
+    def to_data(self) -> dict[str, Any]:
+        """What the store keeps of this seat (no bot, no connections)."""
+        return {
+            "index": self.index,
+            "name": self.name,
+            "kind": self.kind,
+            "player_id": self.player_id,
+            "token_hashes": list(self.token_hashes),
+            "bot_kind": self.bot_kind,
+            "rematch": self.rematch,
+        }
 
     def public(self, host: bool) -> dict[str, Any]:
         return {
@@ -130,6 +149,10 @@ class TableSession:
         """The address that created the table (for the per-client table cap)."""
         self.join_key = secrets.token_urlsafe(12)
         """The share link's secret: needed to sit at a private table. Never sent on a socket."""
+        self.uid = secrets.token_hex(8)
+        """Tells this table from any later one given the same code (names its games' records)."""
+        self.game_no = 0
+        """How many games this table has dealt (the current one's number)."""
         self._banned: set[int] = set()
         self.lock = threading.RLock()
         self.seats: list[Seat | None] = [None] * config.seats
@@ -142,6 +165,7 @@ class TableSession:
         self._spectators: set[Any] = set()
         self._gen = 0
         self._deadline: float | None = None
+        self._deadline_at: float | None = None  # the same moment, as wall-clock time (stored)
         self._reveal: dict[str, Any] | None = None
         self._log: deque[str] = deque(maxlen=LOG_LINES)
         self._eliminated: list[tuple[str, int]] = []
@@ -153,6 +177,8 @@ class TableSession:
         """Why the game was stopped without a winner (status ``stopped``), else ``None``."""
         self.timing: list[float] = []
         """Stamps of actions (monotonic) waiting for their broadcast: for the load benchmark."""
+        self._stored_events = 0
+        self._stored_record: str | None = None
 
     # --- seats -----------------------------------------------------------------------------------
 
@@ -193,12 +219,19 @@ class TableSession:
             free = [i for i, seat in enumerate(self.seats) if seat is None]
             if not free:
                 raise TableError("every seat at this table is taken")
-            seat = Seat(
-                free[0], self._unique(nickname), "human", player_id, secrets.token_urlsafe(18)
-            )
+            seat = Seat(free[0], self._unique(nickname), "human", player_id)
             self.seats[seat.index] = seat
             self._broadcast()
             return seat
+
+    def seat_token(self, seat: Seat) -> str:
+        """A new secret token for ``seat`` (its holder's tab sends it in ``hello``); the seat's
+        older tokens stay valid, up to :data:`MAX_TOKENS_PER_SEAT`. Stored before it is given."""
+        with self.lock:
+            token = secrets.token_urlsafe(18)
+            seat.token_hashes = [*seat.token_hashes[1 - MAX_TOKENS_PER_SEAT :], _digest(token)]
+            self._persist()
+            return token
 
     def seat_of(self, player_id: int | None) -> Seat | None:
         """The human seat held by ``player_id``, if any."""
@@ -270,12 +303,9 @@ class TableSession:
                 conn.send(self._state_for(None))
 
     def _seat_by_token(self, token: str) -> Seat | None:
-        # Compared as UTF-8 bytes: compare_digest refuses str holding non-ASCII characters.
-        given = token.encode("utf-8", "surrogatepass")
+        given = _digest(token)
         for seat in self.seats:
-            if seat is None or not seat.token:
-                continue
-            if hmac.compare_digest(seat.token.encode("utf-8"), given):
+            if seat is not None and any(hmac.compare_digest(h, given) for h in seat.token_hashes):
                 return seat
         return None
 
@@ -409,6 +439,8 @@ class TableSession:
             if seat is not None:
                 seat.rematch = False
         self.game = Game(self.config.rules, names, dice_per_player=self.config.dice_per_player)
+        self.game_no += 1
+        self._stored_events = 0
         self._limit = self.config.rules.move_limit(len(names), self.config.dice_per_player)
         self._moves = 0
         self.stopped = None
@@ -444,16 +476,11 @@ class TableSession:
             elif isinstance(event, Eliminated):
                 self._eliminated.append((event.player, self._resolutions))
         if game.over:
-            self._finish(events)
+            self._finish()
         elif self._limit is not None and self._moves >= self._limit.moves:
             self._stop(self._limit)
         elif game.state.round is not None and game.state.round.over:
-            self._gen += 1
-            self._deadline = None
-            gen = self._gen
-            self.hub.scheduler.call_later(
-                self.hub.settings["REVEAL_PAUSE"], lambda: self._job(gen, self._next_round)
-            )
+            self._pause(self.hub.settings["REVEAL_PAUSE"])
             self._broadcast()
         else:
             self._next_turn()
@@ -478,26 +505,44 @@ class TableSession:
             explanation=narrate.ruling(r),
         )
 
+    def _pause(self, seconds: float) -> None:
+        """Stop the clock; the next round starts in ``seconds`` (the reveal stays up till then)."""
+        self._gen += 1
+        self._set_deadline(None)
+        gen = self._gen
+        self.hub.scheduler.call_later(seconds, lambda: self._job(gen, self._next_round))
+
     def _next_round(self) -> None:
         assert self.game is not None
         self._reveal = None
         self._narrate(self.game.start_round())
         self._next_turn()
 
-    def _next_turn(self) -> None:
+    def _next_turn(self, seconds: float | None = None) -> None:
+        """Start the clock of the player whose turn it is (``seconds``: what is left of it, else
+        the whole turn) and, for a bot, schedule its move; then broadcast."""
         assert self.game is not None and self.game.state.round is not None
         self._gen += 1
         gen = self._gen
         settings = self.hub.settings
-        self._deadline = time.monotonic() + self.config.turn_seconds
+        seconds = self.config.turn_seconds if seconds is None else seconds
+        self._set_deadline(seconds)
         scheduler = self.hub.scheduler
-        scheduler.call_later(self.config.turn_seconds, lambda: self._job(gen, self._time_out))
+        scheduler.call_later(seconds, lambda: self._job(gen, self._time_out))
         turn = self.game.state.round.turn
         seat = next(s for s in self.seats if s is not None and s.name == turn)
         if seat.kind == "bot":
             self._bot_due = time.monotonic() + settings["BOT_DELAY"]
             scheduler.call_later(settings["BOT_DELAY"], lambda: self._job(gen, self._bot_turn))
         self._broadcast()
+
+    def _set_deadline(self, seconds: float | None) -> None:
+        """The turn clock runs out ``seconds`` from now (``None``: no clock is running)."""
+        if seconds is None:
+            self._deadline = self._deadline_at = None
+        else:
+            self._deadline = time.monotonic() + seconds
+            self._deadline_at = time.time() + seconds
 
     def _job(self, gen: int, fn: Any) -> None:
         with self.lock:
@@ -518,14 +563,22 @@ class TableSession:
         except IllegalAction:
             self._apply(TimeoutAction(turn))  # a bot that breaks the rules forfeits its turn
 
-    def _finish(self, events: list[Event]) -> None:
+    def _finish(self) -> None:
         assert self.game is not None
         self.status = "over"
         self._gen += 1
-        self._deadline = None
-        winner = next(e.player for e in events if isinstance(e, GameWon))
-        record = {
+        self._set_deadline(None)
+        self._broadcast()  # stores the table first: a restart that finds it unsaved saves it
+        record = self._history_record()
+        self.hub.scheduler.submit(lambda: self._save(record))
+
+    def _history_record(self) -> dict[str, Any]:
+        """The finished game as :func:`liarsdice_demo.history.save_game` stores it."""
+        assert self.game is not None
+        winner = next(e.player for e in self.game.events if isinstance(e, GameWon))
+        return {
             "code": self.code,
+            "live_key": f"{self.uid}:{self.game_no}",
             "config": self.config,
             "seats": [
                 {
@@ -541,14 +594,12 @@ class TableSession:
             "winner": winner,
             "events": list(self.game.events),
         }
-        self.hub.scheduler.submit(lambda: self._save(record))
-        self._broadcast()
 
     def _stop(self, limit: MoveLimit) -> None:
         """End a game that reached the ruleset's move limit without a winner: it is not saved."""
         self.status = "stopped"
         self._gen += 1
-        self._deadline = None
+        self._set_deadline(None)
         saved = "saved or rated" if self.config.rated else "saved"
         self.stopped = (
             f"This table's rules could not finish the game: it was stopped with no winner after "
@@ -578,6 +629,104 @@ class TableSession:
                 self.game_id = game_id
                 self.ratings = ratings
                 self._broadcast()
+
+    # --- the store -------------------------------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """What the store keeps of this table besides its event log, as JSON data."""
+        return {
+            "uid": self.uid,
+            "config": self.config.to_data(),
+            "host_player": self.host_player,
+            "public": self.public,
+            "client": self.client,
+            "join_key": self.join_key,
+            "created": self.created,
+            "banned": sorted(self._banned),
+            "seats": [seat.to_data() if seat is not None else None for seat in self.seats],
+            "status": self.status,
+            "game": self.game_no,
+            "moves": self._moves,
+            "deadline": self._deadline_at,
+            "reveal": self._reveal,
+            "eliminated": [list(out) for out in self._eliminated],
+            "resolutions": self._resolutions,
+            "stopped": self.stopped,
+            "game_id": self.game_id,
+            "ratings": self.ratings,
+        }
+
+    def _persist(self) -> None:
+        """Store what changed since the last call (the record, the game's new events) in one
+        commit; called before anything is sent, so no one sees a change the store lacks."""
+        record = self.record()
+        events = self.game.events[self._stored_events :] if self.game is not None else []
+        if not events and record == self._stored_record:
+            return
+        self.hub.store.commit(self.code, record, self.game_no, self._stored_events, events)
+        self._stored_record = record
+        self._stored_events += len(events)
+
+    @classmethod
+    def restore(cls, code: str, record: dict[str, Any], events: list[Event], hub: Any) -> Any:
+        """The table that :meth:`record` and its current game's ``events`` describe, running
+        again: bots rebuilt, the clock resumed (see :data:`RESUME_GRACE`), the next round or the
+        saving of a finished game scheduled. Raises ``ConfigError`` if its rules cannot be built
+        here (a variant not installed) and ``InvalidEvent`` if ``events`` is not a game's log."""
+        config = parse_config(record["config"])
+        table = cls(
+            code,
+            config,
+            hub,
+            record["host_player"],
+            public=record["public"],
+            client=record["client"],
+        )
+        table.uid, table.join_key, table.created = (
+            record["uid"],
+            record["join_key"],
+            record["created"],
+        )
+        table._banned = set(record["banned"])
+        table.seats = [None if data is None else table._seat(data) for data in record["seats"]]
+        table.status, table.stopped = record["status"], record["stopped"]
+        table.game_no, table._moves = record["game"], record["moves"]
+        table._reveal, table.game_id, table.ratings = (
+            record["reveal"],
+            record["game_id"],
+            record["ratings"],
+        )
+        table._eliminated = [(name, when) for name, when in record["eliminated"]]
+        table._resolutions = record["resolutions"]
+        table._stored_record = record
+        if events:
+            table.game = Game.resume(config.rules, events)
+            players = len(table.game.state.players)
+            table._limit = config.rules.move_limit(players, config.dice_per_player)
+            table._narrate(events)
+            table._stored_events = len(events)
+        with table.lock:
+            table._resume(record["deadline"])
+        return table
+
+    def _seat(self, data: dict[str, Any]) -> Seat:
+        seat = Seat(**data)
+        if seat.bot_kind is not None:
+            seat.bot = make_bot(seat.bot_kind, self.config.rules, Random(secrets.randbits(64)))
+        return seat
+
+    def _resume(self, deadline: float | None) -> None:
+        if self.status == "over" and self.game_id is None:
+            record = self._history_record()
+            self.hub.scheduler.submit(lambda: self._save(record))
+        if self.status != "playing" or self.game is None or self.game.state.round is None:
+            return
+        if self.game.state.round.over:
+            self._pause(self.hub.settings["REVEAL_PAUSE"])
+        else:
+            whole = self.config.turn_seconds
+            left = whole if deadline is None else deadline - time.time()
+            self._next_turn(max(left, min(RESUME_GRACE, whole)))
 
     # --- messages --------------------------------------------------------------------------------
 
@@ -662,6 +811,7 @@ class TableSession:
         return offered
 
     def _send_all(self, data: dict[str, Any]) -> None:
+        self._persist()
         for seat in self.seats:
             if seat is not None:
                 for conn in list(seat.conns):
@@ -670,6 +820,7 @@ class TableSession:
             conn.send(data)
 
     def _broadcast(self) -> None:
+        self._persist()
         public = None
         for seat in self.seats:
             if seat is not None and seat.conns:
@@ -705,3 +856,8 @@ class TableSession:
                 "bot_kind": self.config.bot_kind,
                 "public": self.public,
             }
+
+
+def _digest(token: str) -> str:
+    """The SHA-256 hex digest of a seat token (as UTF-8, lone surrogates kept)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()

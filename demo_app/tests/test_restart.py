@@ -1,0 +1,234 @@
+"""Live tables survive a restart of the embedded (SQLite) server: in process, and after ``kill -9``
+of a served process, players get their seat, dice, bids and clock back and the game finishes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import pytest
+
+from liarsdice.events import Event
+from liarsdice.game import Game
+from liarsdice.reducer import replay
+from liarsdice.ruleset import Ruleset
+from liarsdice.serialization import from_data
+from liarsdice_demo import create_app
+from liarsdice_demo.composition import parse_config
+from liarsdice_demo.live_store import LiveStore, StoreConflict
+from liarsdice_demo.table import RESUME_GRACE
+
+from .conftest import WSPlayer
+from .test_served import free_port, post
+
+SETTINGS = {"TESTING": True, "BOT_DELAY": 0.0, "REVEAL_PAUSE": 0.0}
+
+
+def hub_of(app: Any) -> Any:
+    return app.extensions["liarsdice_hub"]
+
+
+def test_a_table_comes_back_after_a_restart_and_plays_on(tmp_path: Path) -> None:
+    database = str(tmp_path / "demo.sqlite")
+    first = create_app({**SETTINGS, "DATABASE": database})
+    hub = hub_of(first)
+    body = {"nickname": "Iris", "preset": "perudo", "seats": 3, "turn_seconds": 120}
+    made = first.test_client().post("/api/tables", json=body).json
+    table, token = hub.get(made["code"]), made["seat_token"]
+    table.start_now()  # Iris and two bots; the bots act at once, then Iris's clock runs
+    deadline = time.monotonic() + 30
+    while table.game.state.round.turn != "Iris" or table.game.state.round.over:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    with table.lock:
+        events, dice = list(table.game.events), table.own_dice("Iris")
+        left = table._deadline - time.monotonic()
+    hub.shutdown()  # the process stops: nothing more is written
+
+    second = create_app({**SETTINGS, "DATABASE": database})
+    try:
+        again = hub_of(second).get(table.code)
+        assert again is not None and again.status == "playing"
+        assert again.game.events == events and again.game.state == replay(events)
+        assert again.own_dice("Iris") == dice
+        assert [s.name for s in again.seats] == [s.name for s in table.seats]
+        assert again._seat_by_token(token) is again.seats[0]
+        assert again.join_key == table.join_key and again.uid == table.uid
+        remaining = again._deadline - time.monotonic()
+        assert min(RESUME_GRACE, 120) - 1 <= remaining <= left + 0.5  # what was left, not more
+        # Iris times out (a short clock for the test); the bots go on and the game ends.
+        again.hub.scheduler.call_later(0, lambda: again._job(again._gen, again._time_out))
+        deadline = time.monotonic() + 60
+        while again.status != "over" or again.game_id is None:
+            assert time.monotonic() < deadline, again.status
+            with again.lock:
+                if again.game.state.round.turn == "Iris" and not again.game.state.round.over:
+                    again._time_out()
+            time.sleep(0.01)
+        assert again.game.events[: len(events)] == events
+    finally:
+        hub_of(second).shutdown()
+    with sqlite3.connect(database) as db:
+        rows = db.execute("SELECT events FROM games").fetchall()
+    assert len(rows) == 1
+    saved = from_data(json.loads(rows[0][0]), list[Event])
+    assert saved == again.game.events and replay(saved).winner is not None
+
+
+def test_a_finished_game_that_was_not_saved_is_saved_once_on_restart(tmp_path: Path) -> None:
+    database = str(tmp_path / "demo.sqlite")
+    app = create_app({**SETTINGS, "DATABASE": database})
+    hub = hub_of(app)
+    config = parse_config({"preset": "dudo", "seats": 2, "dice_per_player": 1})
+    table = hub.create(config, start=True)  # two bots
+    deadline = time.monotonic() + 30
+    while table.game_id is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    hub.shutdown()
+    # As if the process died after the game was stored as over but before it was saved.
+    store = LiveStore(database)
+    [stored] = store.load()
+    store.commit(table.code, {**stored.record, "game_id": None}, stored.record["game"])
+    store.close()
+    for _ in range(2):  # two restarts: the game is saved once
+        again = create_app({**SETTINGS, "DATABASE": database})
+        restored = hub_of(again).get(table.code)
+        deadline = time.monotonic() + 10
+        while restored.game_id is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert restored.game_id == table.game_id
+        hub_of(again).shutdown()
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
+
+
+def test_the_store_refuses_a_second_writer_at_the_same_place(tmp_path: Path) -> None:
+    store = LiveStore(tmp_path / "live.sqlite")
+    events = replay_log()
+    store.commit("ABCD", {"game": 1, "created": 1.0}, 1, 0, events[:2])
+    with pytest.raises(StoreConflict, match="ABCD"):
+        store.commit("ABCD", {"game": 1, "created": 1.0, "x": 1}, 1, 1, events[1:3])
+    [stored] = store.load()
+    assert stored.events == events[:2] and "x" not in stored.record  # nothing was written
+    store.commit("ABCD", {"game": 2, "created": 1.0}, 2, 0, events[:1])  # a rematch
+    assert store.load()[0].events == events[:1]
+    store.drop("ABCD")
+    assert store.load() == []
+    store.close()
+
+
+def replay_log() -> list[Event]:
+    game = Game(Ruleset.build(["dice-loss"]), ["Ann", "Ben"], Random(1))
+    game.start_round()
+    return list(game.events)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Any]:
+    """Start (and restart) ``liarsdice-demo`` on one SQLite file; yields ``start() -> host``."""
+    procs: list[subprocess.Popen[bytes]] = []
+    logs: list[Any] = []
+
+    def start() -> str:
+        port = free_port()
+        env = dict(os.environ, LIARSDICE_DEMO_BOT_DELAY="0", LIARSDICE_DEMO_REVEAL_PAUSE="0")
+        cmd = [sys.executable, "-m", "liarsdice_demo", "--port", str(port)]
+        cmd += ["--db", str(tmp_path / "served.sqlite")]
+        log = open(tmp_path / f"server-{port}.log", "wb")  # noqa: SIM115
+        proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+        procs.append(proc)
+        logs.append(log)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/catalog", timeout=2).close()
+                return f"127.0.0.1:{port}"
+            except OSError:
+                assert proc.poll() is None, (tmp_path / f"server-{port}.log").read_text()
+                assert time.monotonic() < deadline, "the server did not start in 30 s"
+                time.sleep(0.2)
+
+    start.procs = procs  # type: ignore[attr-defined]
+    yield start
+    for proc, log in zip(procs, logs, strict=True):
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(20)
+        log.close()
+
+
+def latest_state(player: WSPlayer, timeout: float = 20.0) -> dict[str, Any]:
+    """The newest state message once it is ``player``'s turn to act."""
+    deadline = time.monotonic() + timeout
+    while True:
+        states = [m for m in player.messages if m["type"] == "state"]
+        if states and (states[-1]["legal"] or states[-1]["table"]["status"] in ("over", "stopped")):
+            return states[-1]
+        assert time.monotonic() < deadline, "it never became the player's turn"
+        time.sleep(0.02)
+
+
+def test_kill_9_and_restart_the_game_goes_on(server: Any, tmp_path: Path) -> None:
+    host = server()
+    status, made = post(
+        host, "/api/tables", {"nickname": "Iris", "preset": "dudo", "seats": 3, "turn_seconds": 90}
+    )
+    assert status == 200, made
+    iris = WSPlayer(host, made["code"], made["seat_token"]).connect()
+    iris.expect("welcome")
+    iris.send("start")
+    for _ in range(3):  # Iris bids three times (the bots answer at once)
+        state = latest_state(iris)
+        if state["table"]["status"] != "playing":
+            break
+        iris.messages.clear()
+        quantity, face = state["legal"]["bids"][0]
+        iris.send("bid", quantity=quantity, face=face)
+    before = latest_state(iris)
+    assert before["table"]["status"] == "playing", "the game ended before the crash"
+    iris.close()
+    server.procs[0].send_signal(signal.SIGKILL)
+    server.procs[0].wait(10)
+
+    host = server()  # the same database, a new process
+    iris = WSPlayer(host, made["code"], made["seat_token"]).connect()
+    assert iris.expect("welcome")["seat"] == 0
+    after = latest_state(iris)
+    assert after["view"]["own_dice"] == before["view"]["own_dice"]
+    assert after["view"]["bids"] == before["view"]["bids"]
+    assert after["legal"] == before["legal"]
+    assert RESUME_GRACE - 2 <= after["table"]["remaining"] <= before["table"]["remaining"] + 0.5
+    while True:  # Iris plays on: the game finishes
+        state = latest_state(iris)
+        if state["table"]["status"] != "playing":
+            break
+        iris.messages.clear()
+        legal = state["legal"]
+        if legal["calls"]:
+            iris.send("call", kind=legal["calls"][0])
+        else:
+            iris.send("bid", quantity=legal["bids"][0][0], face=legal["bids"][0][1])
+    iris.close()
+    with sqlite3.connect(tmp_path / "served.sqlite") as db:
+        deadline = time.monotonic() + 10
+        while not (rows := db.execute("SELECT events FROM games").fetchall()):
+            assert time.monotonic() < deadline, "the finished game was not saved"
+            time.sleep(0.1)
+    assert len(rows) == 1
+    saved = from_data(json.loads(rows[0][0]), list[Event])
+    state = replay(saved)  # no event lost or doubled: the log replays to the final state
+    assert state.winner is not None
+    assert [e for e in saved if type(e).__name__ == "GameStarted"] == saved[:1]
