@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import queue
+import shutil
+import socket
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -200,6 +204,38 @@ def browser() -> Iterator[Any]:
             yield launched
         finally:
             launched.close()
+
+
+REDIS_SERVER = shutil.which("redis-server")
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: Any) -> Iterator[str]:
+    """A real ``redis-server`` on a free port (no persistence), stopped after the session; skipped
+    with the reason where it is not installed, except under CI (``CI`` set), where that fails."""
+    if REDIS_SERVER is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must install redis-server (apt-get install redis-server)")
+        pytest.skip("needs redis-server (apt-get install redis-server)")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    folder = tmp_path_factory.mktemp("redis")
+    server = subprocess.Popen(
+        [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", folder],
+        stdout=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 10
+    while True:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            break
+        assert server.poll() is None and time.monotonic() < deadline, "redis-server did not start"
+        time.sleep(0.05)
+    try:
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        server.terminate()
+        server.wait(10)
 
 
 def create_in_lobby(page: Any, host: str, **choices: str) -> str:

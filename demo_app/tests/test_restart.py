@@ -10,6 +10,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from random import Random
 from typing import Any
 
 import pytest
+import redis
 
 from liarsdice.events import Event
 from liarsdice.game import Game
@@ -27,7 +29,8 @@ from liarsdice.serialization import from_data
 from liarsdice_demo import create_app
 from liarsdice_demo.composition import parse_config
 from liarsdice_demo.live_store import LiveStore, StoreConflict
-from liarsdice_demo.table import RESUME_GRACE
+from liarsdice_demo.redis_store import RedisStore
+from liarsdice_demo.table_storage import RESUME_GRACE
 
 from .conftest import WSPlayer
 from .test_served import free_port, post
@@ -100,7 +103,8 @@ def test_a_finished_game_that_was_not_saved_is_saved_once_on_restart(tmp_path: P
     # As if the process died after the game was stored as over but before it was saved.
     store = LiveStore(database)
     [stored] = store.load()
-    store.commit(table.code, {**stored.record, "game_id": None}, stored.record["game"])
+    record = {**stored.record, "game_id": None}
+    store.commit(table.code, stored.version, record, stored.record["game"], len(stored.events))
     store.close()
     for _ in range(2):  # two restarts: the game is saved once
         again = create_app({**SETTINGS, "DATABASE": database})
@@ -115,30 +119,80 @@ def test_a_finished_game_that_was_not_saved_is_saved_once_on_restart(tmp_path: P
         assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
 
 
-def test_the_store_refuses_a_second_writer_at_the_same_place(tmp_path: Path) -> None:
-    store = LiveStore(tmp_path / "live.sqlite")
+@pytest.fixture(params=["sqlite", "redis"])
+def store(request: Any, tmp_path: Path) -> Iterator[Any]:
+    """Each kind of live store, empty."""
+    if request.param == "sqlite":
+        made: Any = LiveStore(tmp_path / "live.sqlite")
+    else:
+        url = request.getfixturevalue("redis_url")
+        made = RedisStore(url, prefix=f"test-{tmp_path.name}:")
+    yield made
+    made.close()
+
+
+def test_the_store_keeps_one_log_and_refuses_a_second_writer(store: Any) -> None:
     events = replay_log()
-    store.commit("ABCD", {"game": 1, "created": 1.0}, 1, 0, events[:2])
-    with pytest.raises(StoreConflict, match="ABCD"):
-        store.commit("ABCD", {"game": 1, "created": 1.0, "x": 1}, 1, 1, events[1:3])
+    assert store.reserve("ABCD", 1.0) and not store.reserve("ABCD", 2.0)
+    assert store.load() == []  # a reserved code holds no table yet
+    record = {"game": 1, "created": 1.0}
+    assert store.commit("ABCD", 0, record, 1, 0, events[:2]) == 1
+    for version in (0, 2):  # made from an older copy, or from none
+        with pytest.raises(StoreConflict, match="ABCD"):
+            store.commit("ABCD", version, {**record, "x": 1}, 1, 2, events[2:3])
     [stored] = store.load()
-    assert stored.events == events[:2] and "x" not in stored.record  # nothing was written
-    store.commit("ABCD", {"game": 2, "created": 1.0}, 2, 0, events[:1])  # a rematch
-    assert store.load()[0].events == events[:1]
+    assert (stored.events, stored.record, stored.version) == (events[:2], record, 1)
+    assert store.commit("ABCD", 1, {**record, "y": 2}, 1, 2) == 2  # the record alone
+    assert store.commit("ABCD", 2, record, 1, 2, events[2:4]) == 3
+    assert store.load()[0].events == events[:4]
+    assert store.commit("ABCD", 3, {"game": 2, "created": 1.0}, 2, 0, events[:1]) == 4  # rematch
+    assert store.table("ABCD").events == events[:1]
+    store.commit("EFGH", 0, {"game": 1, "created": 2.0}, 1, 0, events[:3])
+    assert [t.code for t in store.load()] == ["ABCD", "EFGH"]  # oldest first
     store.drop("ABCD")
-    assert store.load() == []
-    store.close()
+    assert [t.code for t in store.load()] == ["EFGH"] and store.table("ABCD") is None
+    assert store.reserve("ABCD", 3.0)  # a dropped code is free again
+
+
+def test_two_writers_racing_on_one_table_one_wins(store: Any) -> None:
+    events = replay_log()
+    store.commit("RACE", 0, {"game": 1, "created": 1.0}, 1, 0, events[:2])
+    outcomes: list[str] = []
+
+    def write(name: str) -> None:
+        try:
+            store.commit("RACE", 1, {"game": 1, "created": 1.0, "by": name}, 1, 2, events[2:3])
+            outcomes.append(name)
+        except StoreConflict:
+            outcomes.append("refused")
+
+    racers = [threading.Thread(target=write, args=(name,)) for name in ("one", "two")]
+    for racer in racers:
+        racer.start()
+    for racer in racers:
+        racer.join()
+    assert len(outcomes) == 2 and outcomes.count("refused") == 1
+    stored = store.table("RACE")
+    assert stored.record["by"] in outcomes and stored.events == events[:3]
 
 
 def replay_log() -> list[Event]:
     game = Game(Ruleset.build(["dice-loss"]), ["Ann", "Ben"], Random(1))
     game.start_round()
+    game.bid("Ann", 1, 2)
+    game.bid("Ben", 2, 2)
+    game.call("Ann")
     return list(game.events)
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Any]:
-    """Start (and restart) ``liarsdice-demo`` on one SQLite file; yields ``start() -> host``."""
+@pytest.fixture(params=["sqlite", "redis"])
+def server(request: Any, tmp_path: Path) -> Iterator[Any]:
+    """Start (and restart) ``liarsdice-demo`` on one SQLite file, its live tables there or in
+    Redis (database 1, emptied first); yields ``start() -> host``."""
+    redis_url = None
+    if request.param == "redis":
+        redis_url = request.getfixturevalue("redis_url").replace("/0", "/1")
+        redis.Redis.from_url(redis_url).flushdb()
     procs: list[subprocess.Popen[bytes]] = []
     logs: list[Any] = []
 
@@ -147,6 +201,7 @@ def server(tmp_path: Path) -> Iterator[Any]:
         env = dict(os.environ, LIARSDICE_DEMO_BOT_DELAY="0", LIARSDICE_DEMO_REVEAL_PAUSE="0")
         cmd = [sys.executable, "-m", "liarsdice_demo", "--port", str(port)]
         cmd += ["--db", str(tmp_path / "served.sqlite")]
+        cmd += ["--redis", redis_url] if redis_url else []
         log = open(tmp_path / f"server-{port}.log", "wb")  # noqa: SIM115
         proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
         procs.append(proc)
@@ -162,6 +217,7 @@ def server(tmp_path: Path) -> Iterator[Any]:
                 time.sleep(0.2)
 
     start.procs = procs  # type: ignore[attr-defined]
+    start.redis_url = redis_url  # type: ignore[attr-defined]
     yield start
     for proc, log in zip(procs, logs, strict=True):
         if proc.poll() is None:
@@ -203,6 +259,11 @@ def test_kill_9_and_restart_the_game_goes_on(server: Any, tmp_path: Path) -> Non
     server.procs[0].send_signal(signal.SIGKILL)
     server.procs[0].wait(10)
 
+    if server.redis_url:  # the table was kept in Redis, not in the SQLite file
+        assert redis.Redis.from_url(server.redis_url).zscore("liarsdice:tables", made["code"])
+        with sqlite3.connect(tmp_path / "served.sqlite") as db:
+            names = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+            assert "live_tables" not in names
     host = server()  # the same database, a new process
     iris = WSPlayer(host, made["code"], made["seat_token"]).connect()
     assert iris.expect("welcome")["seat"] == 0

@@ -165,18 +165,29 @@ def test_rate_limit() -> None:
     conn.close()
 
 
-def test_cli_parses_and_runs(monkeypatch: Any, tmp_path: Any) -> None:
+def test_cli_parses_and_runs(monkeypatch: Any, tmp_path: Any, capsys: Any) -> None:
     seen: dict[str, Any] = {}
 
-    def fake_serve(config: Any, host: str, port: int) -> None:
-        seen.update(host=host, port=port, config=config)
-        create_app(config).extensions["liarsdice_hub"].shutdown()
+    def fake_serve(config: Any, host: str, port: int, workers: int) -> None:
+        seen.update(host=host, port=port, config=config, workers=workers)
 
     monkeypatch.setattr("liarsdice_demo.serve.serve", fake_serve)
+    monkeypatch.delenv("REDIS_URL", raising=False)
     cli.main(["--port", "5099", "--db", str(tmp_path / "x.sqlite")])
     assert seen == {
         "host": "127.0.0.1",
         "port": 5099,
         "config": {"DATABASE": str(tmp_path / "x.sqlite")},
+        "workers": 1,
     }
+    create_app(seen["config"]).extensions["liarsdice_hub"].shutdown()
     assert (tmp_path / "x.sqlite").exists()
+    # Several workers share live tables only through Redis: without it they are refused.
+    with pytest.raises(SystemExit):
+        cli.main(["--workers", "2"])
+    assert "needs Redis" in capsys.readouterr().err
+    cli.main(["--workers", "3", "--redis", "redis://:pw@127.0.0.1:1/0", "--db", "y"])
+    assert seen["workers"] == 3 and seen["config"]["REDIS_URL"] == "redis://:pw@127.0.0.1:1/0"
+    assert "redis://:***@127.0.0.1:1/0" in capsys.readouterr().out  # no password printed
+    with pytest.raises(RuntimeError, match=r"cannot reach Redis at 127\.0\.0\.1:1/0"):
+        create_app(seen["config"])

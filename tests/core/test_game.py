@@ -24,3 +24,16 @@ def test_a_resumed_game_plays_on_exactly_as_the_original() -> None:
     assert resumed.events == original.events and resumed.state == original.state
     with pytest.raises(InvalidEvent):
         Game.resume(rules, original.events[1:])
+
+
+def test_a_follower_copy_stays_equal_to_the_game_it_follows() -> None:
+    rules = Ruleset.build(["dice-loss"])
+    leader = Game(rules, ["Ann", "Ben"], Random(3))
+    follower = Game.resume(rules, leader.events)
+    leader.start_round()
+    leader.bid("Ann", 1, 4)
+    with pytest.raises(InvalidEvent, match="no round"):
+        follower.follow(leader.events[-1:])  # the bid without the round it was made in
+    assert follower.events == leader.events[:2]
+    follower.follow(leader.events[len(follower.events) :])
+    assert follower.events == leader.events and follower.state == leader.state

@@ -52,6 +52,14 @@ class Game:
         game._draft = Draft(replay(game.events))
         return game
 
+    def follow(self, events: Sequence[Event]) -> None:
+        """Append ``events`` that another copy of this game produced (read from a shared store),
+        folding each in order. An event that does not fit raises
+        :class:`~liarsdice.reducer.InvalidEvent`; the events before it are kept."""
+        for event in events:
+            self._draft.apply(event)
+            self.events.append(event)
+
     @property
     def state(self) -> GameState:
         """The state after every event so far."""

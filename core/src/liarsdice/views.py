@@ -4,15 +4,42 @@ A view holds the viewer's own dice, everyone's dice counts, the dice each player
 public plugin facts, the bids, the viewer's own private plugin state, and — only once a call has
 lifted the cups — every roll and every player's private state of that round. Public plugin state is
 public by contract (see :mod:`liarsdice.hookspecs`), so it is passed through.
+:func:`public_events` applies the same filter to the event log, for a table that streams events.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
 
-from liarsdice.models import JSON, GameState, PlacedBid, PlayerState, Resolution, RoundState
+from liarsdice.events import (
+    BidMade,
+    CallMade,
+    DiceChanged,
+    DiceRerolled,
+    DiceShown,
+    Eliminated,
+    Event,
+    GameStarted,
+    GameWon,
+    Notice,
+    OpenerChosen,
+    PluginStateSet,
+    PrivateStateSet,
+    RoundResolved,
+    RoundStarted,
+    TimedOut,
+    TurnPassed,
+)
+from liarsdice.models import (
+    JSON,
+    GameState,
+    PlacedBid,
+    PlayerState,
+    Resolution,
+    RoundState,
+)
 from liarsdice.ruleset import Ruleset
 
 
@@ -152,3 +179,97 @@ def view_state(view: PlayerView) -> GameState:
         winner=view.winner,
         plugins=view.plugins,
     )
+
+
+HIDDEN_DIE = 0
+"""A die the viewer may not see, in :func:`public_events` (as in :func:`view_state`): it matches no
+face, and it keeps the count of the dice it stands for."""
+
+
+def _lifted_rounds(events: Iterable[Event]) -> set[int]:
+    """The numbers of the rounds in ``events`` whose cups a call has lifted."""
+    lifted: set[int] = set()
+    number = 0
+    for event in events:
+        if isinstance(event, RoundStarted):
+            number = event.number
+        elif isinstance(event, RoundResolved) and event.resolution.count is not None:
+            lifted.add(number)
+    return lifted
+
+
+def _hidden(dice: tuple[int, ...]) -> tuple[int, ...]:
+    return (HIDDEN_DIE,) * len(dice)
+
+
+def public_events(events: Sequence[Event], viewer: str | None) -> list[Event]:
+    """The event log ``events`` as ``viewer`` (a player's name, ``None`` for a spectator) may see
+    it: what :func:`player_view` would let them know, event by event.
+
+    The result has one event per event of ``events``, of the same class, in the same order, and
+    serialises like it (:mod:`liarsdice.serialization`). Until a call lifts the cups of a round
+    (a :class:`RoundResolved` whose ``count`` is not ``None``; a timeout lifts nothing), the
+    events of that round hide from the viewer:
+
+    - every other player's dice in :class:`RoundStarted` ``rolls`` and both ``dice`` and ``faces``
+      of their :class:`DiceRerolled`: each die becomes :data:`HIDDEN_DIE` (0), so the number of
+      dice each player holds stays readable;
+    - every other player's :class:`PrivateStateSet`: ``key`` becomes ``""`` and ``value``
+      ``None`` (only the plugin and the player stay).
+
+    Once the cups of a round are lifted, its events are given as they are: every roll and
+    secret of that round is public. The payload of another player's :class:`BidMade` or
+    :class:`CallMade` is always replaced by ``{}``: views never carry payloads, and what a
+    payload makes public reaches everyone through the effects it causes (:class:`DiceShown`).
+    The viewer's own dice, secrets and payloads, dice put face up, public plugin state and every
+    other event are passed through unchanged.
+
+    ``public_events(events[:n], viewer)`` is ``public_events(events, viewer)[:n]`` except where
+    a lift in ``events[n:]`` has since revealed what was hidden: a table streaming a seat's events
+    sends the new ones, and, on a lifting :class:`RoundResolved`, the round's events again (or
+    the view's ``revealed`` rolls). No ruleset is needed: the log alone says what is public.
+    """
+    lifted = _lifted_rounds(events)
+    public: list[Event] = []
+    secret = True
+    for event in events:
+        if type(event) in _OPEN:  # the fast path: most events hide nothing
+            pass
+        elif isinstance(event, RoundStarted):
+            secret = event.number not in lifted
+            if secret:
+                rolls = {
+                    name: roll if name == viewer else _hidden(roll)
+                    for name, roll in event.rolls.items()
+                }
+                event = RoundStarted(event.number, event.opener, rolls)
+        elif isinstance(event, BidMade):
+            if event.payload and event.player != viewer:
+                event = BidMade(event.player, event.bid)
+        elif isinstance(event, CallMade):
+            if event.payload and event.player != viewer:
+                event = CallMade(event.player, event.kind)
+        elif secret and isinstance(event, DiceRerolled) and event.player != viewer:
+            event = DiceRerolled(event.player, _hidden(event.dice), _hidden(event.faces))
+        elif secret and isinstance(event, PrivateStateSet) and event.player != viewer:
+            event = PrivateStateSet(event.plugin, event.player, "", None)
+        public.append(event)
+    return public
+
+
+_OPEN = frozenset(
+    {
+        GameStarted,
+        TurnPassed,
+        TimedOut,
+        RoundResolved,
+        DiceChanged,
+        Eliminated,
+        PluginStateSet,
+        DiceShown,
+        Notice,
+        OpenerChosen,
+        GameWon,
+    }
+)
+"""The events that never carry anything hidden."""

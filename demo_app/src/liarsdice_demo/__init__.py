@@ -55,12 +55,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """A new app. Config comes from the defaults, then environment variables
     ``LIARSDICE_DEMO_<KEY>`` (e.g. ``LIARSDICE_DEMO_MAX_SOCKETS_PER_CLIENT=8``), then ``config``
     (``DATABASE``: the SQLite file, by default ``liarsdice.sqlite`` in the instance folder;
+    ``REDIS_URL`` (also read from the plain ``REDIS_URL`` variable): keep live tables in Redis;
     ``BOT_DELAY``/``REVEAL_PAUSE``: seconds; the socket caps, the guard's, the rate limits' and the
     player expiry's keys: :mod:`.gate`, :mod:`.guard`, :mod:`.limits`, :mod:`.players`)."""
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(DEFAULTS)
     app.config["DATABASE"] = os.path.join(app.instance_path, "liarsdice.sqlite")
     app.config.from_prefixed_env(ENV_PREFIX)
+    if os.environ.get("REDIS_URL") and not app.config.get("REDIS_URL"):
+        app.config["REDIS_URL"] = os.environ["REDIS_URL"]
     if config:
         app.config.update(config)
     limits.init_app(app)

@@ -1,14 +1,18 @@
-"""``liarsdice-demo [--host H] [--port P] [--db PATH]``: run the demo app with no setup step.
+"""``liarsdice-demo [--host H] [--port P] [--db PATH] [--redis URL] [--workers N]``: run the demo
+app with no setup step.
 
-It serves with gunicorn's gevent worker (:mod:`liarsdice_demo.serve`): one process, a greenlet
-per connection, so thousands of open WebSockets cost little. The same server is the documented
-way to host it (see the README).
+It serves with gunicorn's gevent workers (:mod:`liarsdice_demo.serve`): one process by default,
+a greenlet per connection, so thousands of open WebSockets cost little; with Redis, several
+processes share the live tables. The same server is the documented way to host it (see the README
+and docs/deploy.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Sequence
+from urllib.parse import urlsplit, urlunsplit
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -21,20 +25,53 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--db", metavar="PATH", help="SQLite file (default: in the instance folder)"
     )
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        help="keep live tables in Redis (default: $REDIS_URL, else SQLite)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="worker processes (more than 1 needs Redis: --redis or $REDIS_URL)",
+    )
     args = parser.parse_args(argv)
+    redis_url = args.redis or os.environ.get("REDIS_URL")
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
+    if args.workers > 1 and not redis_url:
+        parser.error(
+            "--workers above 1 needs Redis (--redis URL or REDIS_URL): the embedded SQLite store"
+            " keeps live tables for one process"
+        )
 
     from flask import Flask
 
     from liarsdice_demo import serve
 
-    config = {"DATABASE": args.db} if args.db else None
+    config: dict[str, str] = {"DATABASE": args.db} if args.db else {}
+    if args.redis:
+        config["REDIS_URL"] = args.redis
     instance = Flask("liarsdice_demo", instance_relative_config=True).instance_path
     print(f"liarsdice-demo on http://{args.host}:{args.port}/  (Ctrl-C to stop)", flush=True)
-    print(
-        f"live tables, games and ratings are kept in {args.db or instance + '/liarsdice.sqlite'}",
-        flush=True,
+    database = args.db or instance + "/liarsdice.sqlite"
+    live = (
+        f"live tables in Redis at {_without_password(redis_url)}, "
+        if redis_url
+        else "live tables, "
     )
-    serve.serve(config, args.host, args.port)
+    print(f"{live}games and ratings are kept in {database}", flush=True)
+    serve.serve(config, args.host, args.port, args.workers)
+
+
+def _without_password(url: str) -> str:
+    """``url`` with any password replaced by ``***``, fit to print."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.replace(parts.password, "***", 1)))
 
 
 if __name__ == "__main__":

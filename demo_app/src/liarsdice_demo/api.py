@@ -124,7 +124,7 @@ def create_table() -> Response | tuple[Response, int]:
 @bp.get("/tables")
 def list_tables() -> Response:
     """Public tables waiting or playing, newest first (private ones are never listed)."""
-    return jsonify(tables=[table.summary() for table in current_hub().listed()[:100]])
+    return jsonify(tables=current_hub().listed()[:100])
 
 
 @bp.get("/tables/<code>")

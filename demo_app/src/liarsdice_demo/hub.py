@@ -11,10 +11,15 @@ threads. Every minute the hub closes tables idle for :data:`IDLE_SECONDS` and fi
 for :data:`FINISHED_SECONDS`, and their sockets get close code 4404. :meth:`TableHub.shutdown`
 stops every thread the hub started.
 
-Every live table is also kept in the :class:`~liarsdice_demo.live_store.LiveStore` (the app's
-SQLite file), written before each broadcast: a new hub reloads every stored table and runs it
-again (clock, bots, saving a finished game), so a restart, even ``kill -9``, loses no game. A
-table whose rules cannot be built here (a variant not installed) is left in the store and logged.
+Every live table is also kept in a store, written before each broadcast. **Embedded** (the
+default): the app's SQLite file (:class:`~liarsdice_demo.live_store.LiveStore`); this process is
+the only one, and a new hub reloads every stored table and drives it on (clock, bots, saving a
+finished game), so a restart, even ``kill -9``, loses no game. **Shared** (``REDIS_URL``):
+:class:`~liarsdice_demo.redis_store.RedisStore`, and any number of processes and hosts share the
+tables (:mod:`liarsdice_demo.cluster`): each holds copies of the tables its sockets and pages use
+(:meth:`TableHub.get` loads one on demand), drives the tables whose lease it holds, and the lobby
+and the caps count every process's tables. A table whose rules cannot be built here (a variant
+not installed) is left in the store and logged.
 """
 
 from __future__ import annotations
@@ -29,10 +34,13 @@ from flask import Flask, current_app
 
 from liarsdice.reducer import InvalidEvent
 from liarsdice_demo import history
+from liarsdice_demo.cluster import Cluster
 from liarsdice_demo.composition import ConfigError, TableConfig
 from liarsdice_demo.live_store import LiveStore
+from liarsdice_demo.redis_store import RedisStore
 from liarsdice_demo.scheduler import Scheduler
 from liarsdice_demo.table import TableSession
+from liarsdice_demo.table_storage import summarize
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
 """No I or O (read as 1 and 0): 24 letters."""
@@ -62,25 +70,35 @@ class TableHub:
 
     def __init__(self, settings: dict[str, Any]) -> None:
         self.settings = settings
+        redis_url = settings.get("REDIS_URL")
+        self.store: Any = RedisStore(redis_url) if redis_url else LiveStore(settings["DATABASE"])
         self.scheduler = Scheduler(workers=settings.get("HUB_WORKERS", 4))
         self._tables: dict[str, TableSession] = {}
         self._lock = threading.Lock()
-        self._latency: list[float] = []
-        self.store = LiveStore(settings["DATABASE"])
-        self._restore()
+        self._latency: dict[str, list[float]] = {"action": [], "fanout": []}
+        self.cluster: Cluster | None = None
+        if redis_url:
+            self.cluster = Cluster(self)
+        else:
+            self._restore()
         self.scheduler.call_later(SWEEP_SECONDS, self._sweep)
 
     def _restore(self) -> None:
-        """Run every table the store kept again (a table that cannot be rebuilt is logged)."""
+        """Drive every table the embedded store kept (one that cannot be rebuilt is logged)."""
         for stored in self.store.load():
-            try:
-                table = TableSession.restore(stored.code, stored.record, stored.events, self)
-            except (ConfigError, InvalidEvent, KeyError, TypeError) as problem:
-                log.error("live table %s cannot be restored here: %s", stored.code, problem)
-                continue
-            self._tables[stored.code] = table
+            table = self._rebuild(stored)
+            if table is not None:
+                self._tables[stored.code] = table
+                table.drive()
         if self._tables:
             log.info("restored %d live tables", len(self._tables))
+
+    def _rebuild(self, stored: Any) -> TableSession | None:
+        try:
+            return TableSession.restore(stored, self)  # type: ignore[no-any-return]
+        except (ConfigError, InvalidEvent, KeyError, TypeError) as problem:
+            log.error("live table %s cannot be restored here: %s", stored.code, problem)
+            return None
 
     def create(
         self,
@@ -99,6 +117,8 @@ class TableHub:
             code = self._new_code()
             host_id = host[0] if host else None
             table = TableSession(code, config, self, host_id, public=public, client=client)
+            if self.cluster is not None:
+                table.driving = self.cluster.claim(code)
             self._tables[code] = table
         if host is not None:
             table.sit(*host)
@@ -113,70 +133,107 @@ class TableHub:
             self._check_room(client)
 
     def _check_room(self, client: str | None) -> None:
-        if client is not None and self._hosted_by(client) >= self._per_client():
+        clients = self._clients()
+        if client is not None and clients.count(client) >= self._per_client():
             raise TooManyTables(
                 f"you already have {self._per_client()} tables open (a finished table closes "
                 f"{FINISHED_SECONDS / 60:.0f} minutes after its game): try again later"
             )
-        if len(self._tables) >= self.settings.get("MAX_TABLES", 2000):
+        if len(clients) >= self.settings.get("MAX_TABLES", 2000):
             raise RuntimeError("the server is full: try again later")
 
     def _per_client(self) -> int:
         return int(self.settings.get("MAX_TABLES_PER_CLIENT", MAX_TABLES_PER_CLIENT))
 
-    def _hosted_by(self, client: str) -> int:
-        """Tables ``client`` created that the hub still holds, finished ones included (they close
-        :data:`FINISHED_SECONDS` after their game, so they cannot pile up)."""
-        return sum(t.client == client for t in self._tables.values())
+    def _clients(self) -> list[str | None]:
+        """The creating client of every live table (shared store: every process's), finished
+        tables included (they close :data:`FINISHED_SECONDS` after their game)."""
+        if self.cluster is not None:
+            return [record["client"] for _, record in self.store.records()]
+        return [table.client for table in self._tables.values()]
 
     def _new_code(self) -> str:
+        """A code no table has, here or in any process sharing the store."""
         while True:
             code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
-            if code not in self._tables:
+            if code not in self._tables and self.store.reserve(code, time.time()):
                 return code
 
     def get(self, code: str) -> TableSession | None:
-        """The live table ``code``, or ``None``."""
+        """The live table ``code``, or ``None`` (shared store: a copy is loaded if this process
+        holds none)."""
+        code = code.upper()
         with self._lock:
-            return self._tables.get(code.upper())
+            table = self._tables.get(code)
+            if table is None and self.cluster is not None:
+                stored = self.store.table(code)
+                table = None if stored is None else self._rebuild(stored)
+                if table is not None:
+                    self._tables[code] = table
+            return table
+
+    def local(self, code: str) -> TableSession | None:
+        """This process's copy of table ``code``, if it holds one."""
+        with self._lock:
+            return self._tables.get(code)
+
+    def forget(self, code: str) -> None:
+        """Drop this process's copy of table ``code`` (the store keeps the table)."""
+        with self._lock:
+            self._tables.pop(code, None)
 
     def tables(self) -> list[TableSession]:
         """Every live table, newest first."""
         with self._lock:
             return sorted(self._tables.values(), key=lambda t: t.created, reverse=True)
 
-    def listed(self) -> list[TableSession]:
-        """Public tables waiting or playing, newest first: all the lobby may show."""
-        return [t for t in self.tables() if t.public and t.status in LIVE]
+    def listed(self) -> list[dict[str, Any]]:
+        """Summaries of the public tables waiting or playing, newest first: all the lobby may
+        show (shared store: every process's tables)."""
+        if self.cluster is not None:
+            found = [summarize(code, r) for code, r in reversed(self.store.records())]
+        else:
+            found = [table.summary() for table in self.tables()]
+        return [t for t in found if t["public"] and t["status"] in LIVE]
 
     def save_game(self, record: dict[str, Any]) -> tuple[int, dict[str, dict[str, float]] | None]:
         """Store a finished game (and update ratings if rated); runs on a scheduler worker."""
         return history.save_game(self.settings["DATABASE"], record)
 
-    def record_latency(self, delays: list[float]) -> None:
-        """Keep action-to-broadcast delays when ``settings["MEASURE"]`` is on (the benchmark)."""
+    def record_latency(self, delays: list[float], kind: str = "action") -> None:
+        """Keep delays when ``settings["MEASURE"]`` is on (the load benchmark): ``action``, from
+        a move's due time to its broadcast here; ``fanout``, from another process's commit to
+        the broadcast of its change here."""
         if self.settings.get("MEASURE"):
             with self._lock:
-                self._latency.extend(delays)
+                self._latency[kind].extend(delays)
 
-    def take_latency(self) -> list[float]:
-        """The delays recorded so far, forgetting them."""
+    def take_latency(self, kind: str = "action") -> list[float]:
+        """The delays of ``kind`` recorded so far, forgetting them."""
         with self._lock:
-            found, self._latency = self._latency, []
+            found, self._latency[kind] = self._latency[kind], []
             return found
 
     def _sweep(self) -> None:
+        """Close the tables this process drives that are idle or long finished (every process's
+        copies of them close when the store announces it), and forget copies nobody here uses."""
         now = time.monotonic()
+        held = self.tables()  # a table's lock is never taken under the hub's
+        expired = [t for t in held if t.driving and _expired(t, now)]
+        unused = [t for t in held if not t.driving and not t.connections]
         with self._lock:
-            expired = [code for code, table in self._tables.items() if _expired(table, now)]
-            closed = [self._tables.pop(code) for code in expired]
-        for table in closed:
+            for table in (*expired, *unused):
+                self._tables.pop(table.code, None)
+        for table in expired:
             self.store.drop(table.code)
             table.close("this table has closed: start a new one from the lobby")
         self.scheduler.call_later(SWEEP_SECONDS, self._sweep)
 
     def shutdown(self) -> None:
-        """Stop the scheduler and its workers (live tables stop moving; the store keeps them)."""
+        """Stop the scheduler and its workers (live tables stop moving; the store keeps them, and
+        with a shared store other processes take over the tables this one drove)."""
+        if self.cluster is not None:
+            self.cluster.shutdown()
         self.scheduler.shutdown()
         self.store.close()
 

@@ -30,7 +30,7 @@ def index() -> str:
     return render_template(
         "lobby.html",
         catalog=catalog(),
-        tables=[t.summary() for t in current_hub().listed()[:30]],
+        tables=current_hub().listed()[:30],
         games=history.recent_games(get_db(), 10),
         nickname=g.player["nickname"] if g.player else "",
         min_seats=MIN_SEATS,

@@ -1,13 +1,14 @@
-"""Serving the app: gunicorn's gevent worker, one process, one greenlet per connection.
+"""Serving the app: gunicorn's gevent workers, one greenlet per connection.
 
-Contract: :func:`serve` runs ``create_app(config)`` on ``host:port`` under gunicorn with one gevent
-worker (the documented deployment, see the demo's README) until SIGINT or SIGTERM; the app is
-built inside the worker, after gevent has patched the standard library, and its hub is shut down
-when the worker exits. A WebSocket costs a few greenlets and one file descriptor, not a thread, so
-one process holds thousands of them (docs/security.md has the measured figures). Before serving,
-the open-file limit is raised to the most the system allows, and gunicorn holds at most as many
-connections as that limit has room for (:func:`~liarsdice_demo.gate.connection_capacity`), so it
-stops accepting before a file descriptor runs out; the socket gate keeps room in it for pages.
+Contract: :func:`serve` runs ``create_app(config)`` on ``host:port`` under gunicorn with gevent
+workers (one, the embedded default; several only with a shared Redis store, see docs/deploy.md)
+until SIGINT or SIGTERM; the app is built inside each worker, after gevent has patched the
+standard library, and its hub is shut down when the worker exits (releasing its tables' leases).
+A WebSocket costs a few greenlets and one file descriptor, not a thread, so one process holds
+thousands of them (docs/security.md has the measured figures). Before serving, the open-file
+limit is raised to the most the system allows, and gunicorn holds at most as many connections as
+that limit has room for (:func:`~liarsdice_demo.gate.connection_capacity`), so it stops accepting
+before a file descriptor runs out; the socket gate keeps room in it for pages.
 """
 
 from __future__ import annotations
@@ -55,12 +56,12 @@ def raise_file_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-def serve(config: Mapping[str, Any] | None, host: str, port: int) -> None:
-    """Serve the demo app on ``host:port`` until interrupted."""
+def serve(config: Mapping[str, Any] | None, host: str, port: int, workers: int = 1) -> None:
+    """Serve the demo app on ``host:port`` with ``workers`` processes until interrupted."""
     raise_file_limit()
     options = {
         "bind": f"{host}:{port}",
-        "workers": 1,
+        "workers": workers,
         "worker_class": "gevent",
         "worker_connections": connection_capacity(),
         "graceful_timeout": GRACE_SECONDS,

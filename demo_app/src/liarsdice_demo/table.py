@@ -27,7 +27,6 @@ at this table again.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
 import threading
@@ -35,8 +34,6 @@ import time
 from collections import deque
 from random import Random
 from typing import Any
-
-import attrs
 
 from liarsdice import engine
 from liarsdice.bots import make_bot
@@ -54,9 +51,13 @@ from liarsdice.models import (
     TimeoutAction,
 )
 from liarsdice.serialization import to_data
+from liarsdice.views import public_events
 from liarsdice_demo import narrate
-from liarsdice_demo.composition import TableConfig, parse_config
+from liarsdice_demo.composition import TableConfig
+from liarsdice_demo.live_store import StoreConflict
 from liarsdice_demo.protocol import Intent, error, message
+from liarsdice_demo.seat import Seat, digest
+from liarsdice_demo.table_storage import TableStorage
 
 BOT_NAMES = ("Ada", "Boris", "Cleo", "Dmitri", "Esme", "Felix")
 MAX_SPECTATORS = 200
@@ -64,9 +65,6 @@ MAX_CONNS_PER_SEAT = 3
 MAX_TOKENS_PER_SEAT = 8
 """Seat tokens kept per seat (one is handed out per page load or seat request): the oldest go."""
 LOG_LINES = 80
-RESUME_GRACE = 15.0
-"""After a restart, a running clock resumes with the time it had left, but never less than this
-(or the whole turn, if shorter): players need a moment to reconnect."""
 
 
 class TableError(ValueError):
@@ -87,47 +85,8 @@ REPLACED = 4409
 """WebSocket close code sent to a seat's oldest tab when a newer one takes its place."""
 
 
-@attrs.define(eq=False)
-class Seat:
-    """A seat: a human (with a secret seat token) or a bot (with its :class:`Bot`)."""
-
-    index: int
-    name: str
-    kind: str
-    player_id: int | None
-    token_hashes: list[str] = attrs.field(factory=list)
-    """SHA-256 digests of the seat's tokens: the tokens themselves are never kept."""
-    bot_kind: str | None = None
-    bot: Any = None
-    conns: dict[Any, None] = attrs.field(factory=dict)  # an ordered set: oldest first
-    rematch: bool = False
-
-    def to_data(self) -> dict[str, Any]:
-        """What the store keeps of this seat (no bot, no connections)."""
-        return {
-            "index": self.index,
-            "name": self.name,
-            "kind": self.kind,
-            "player_id": self.player_id,
-            "token_hashes": list(self.token_hashes),
-            "bot_kind": self.bot_kind,
-            "rematch": self.rematch,
-        }
-
-    def public(self, host: bool) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "name": self.name,
-            "kind": self.kind,
-            "bot_kind": self.bot_kind,
-            "connected": self.kind == "bot" or bool(self.conns),
-            "host": host,
-            "rematch": self.rematch,
-        }
-
-
-class TableSession:
-    """A live table. ``hub`` provides ``scheduler``, ``settings`` and ``save_game``."""
+class TableSession(TableStorage):
+    """A live table. ``hub`` provides ``scheduler``, ``settings``, ``store`` and ``save_game``."""
 
     def __init__(
         self,
@@ -177,8 +136,11 @@ class TableSession:
         """Why the game was stopped without a winner (status ``stopped``), else ``None``."""
         self.timing: list[float] = []
         """Stamps of actions (monotonic) waiting for their broadcast: for the load benchmark."""
+        self.driving = True
+        """This process runs the table's clock and bots (see :mod:`.table_storage`)."""
+        self._version = 0
         self._stored_events = 0
-        self._stored_record: str | None = None
+        self._stored_record: dict[str, Any] | None = None
 
     # --- seats -----------------------------------------------------------------------------------
 
@@ -207,31 +169,37 @@ class TableSession:
     def sit(self, player_id: int, nickname: str, key: object = None) -> Seat:
         """Seat ``player_id`` (or return the seat they hold); :class:`Forbidden` without the join
         key of a private table or for a player the host removed; ``TableError`` if no seat."""
-        with self.lock:
-            mine = self.seat_of(player_id)
-            if mine is not None:
-                return mine
-            refused = self.refusal(player_id, key)
-            if refused is not None:
-                raise Forbidden(refused)
-            if self.status != "waiting":
-                raise TableError("the game has started: you can watch, and sit at the next table")
-            free = [i for i, seat in enumerate(self.seats) if seat is None]
-            if not free:
-                raise TableError("every seat at this table is taken")
-            seat = Seat(free[0], self._unique(nickname), "human", player_id)
-            self.seats[seat.index] = seat
-            self._broadcast()
-            return seat
+        return self._retrying(lambda: self._sit(player_id, nickname, key))
+
+    def _sit(self, player_id: int, nickname: str, key: object) -> Seat:
+        mine = self.seat_of(player_id)
+        if mine is not None:
+            return mine
+        refused = self.refusal(player_id, key)
+        if refused is not None:
+            raise Forbidden(refused)
+        if self.status != "waiting":
+            raise TableError("the game has started: you can watch, and sit at the next table")
+        free = [i for i, seat in enumerate(self.seats) if seat is None]
+        if not free:
+            raise TableError("every seat at this table is taken")
+        seat = Seat(free[0], self._unique(nickname), "human", player_id)
+        self.seats[seat.index] = seat
+        self._broadcast()
+        return seat
 
     def seat_token(self, seat: Seat) -> str:
         """A new secret token for ``seat`` (its holder's tab sends it in ``hello``); the seat's
         older tokens stay valid, up to :data:`MAX_TOKENS_PER_SEAT`. Stored before it is given."""
-        with self.lock:
-            token = secrets.token_urlsafe(18)
-            seat.token_hashes = [*seat.token_hashes[1 - MAX_TOKENS_PER_SEAT :], _digest(token)]
+        token = secrets.token_urlsafe(18)
+
+        def add() -> None:
+            held = next(s for s in self.seats if s is not None and s.name == seat.name)
+            held.token_hashes = [*held.token_hashes[1 - MAX_TOKENS_PER_SEAT :], digest(token)]
             self._persist()
-            return token
+
+        self._retrying(add)
+        return token
 
     def seat_of(self, player_id: int | None) -> Seat | None:
         """The human seat held by ``player_id``, if any."""
@@ -303,11 +271,7 @@ class TableSession:
                 conn.send(self._state_for(None))
 
     def _seat_by_token(self, token: str) -> Seat | None:
-        given = _digest(token)
-        for seat in self.seats:
-            if seat is not None and any(hmac.compare_digest(h, given) for h in seat.token_hashes):
-                return seat
-        return None
+        return next((seat for seat in self.seats if seat is not None and seat.holds(token)), None)
 
     def detach(self, conn: Any) -> None:
         """Forget ``conn``; a seat left without connections shows as away (its clock still runs)."""
@@ -338,11 +302,13 @@ class TableSession:
         with self.lock:
             self.touched = time.monotonic()
             try:
-                self._handle(conn, intent)
+                self._retrying(lambda: self._handle(conn, intent))
             except TableError as problem:
                 conn.send(error(str(problem), intent))
             except IllegalAction as illegal:
                 conn.send(error("; ".join(illegal.reasons), intent))
+            except StoreConflict:
+                conn.send(error("the table changed at that moment: look again and retry", intent))
 
     def _handle(self, conn: Any, intent: Intent) -> None:
         if intent.type == "ping":
@@ -383,18 +349,20 @@ class TableSession:
             raise TableError("the game has already started")
         if seat.player_id != self.host_player:
             raise TableError("only the table's host can start the game")
-        self.start_now()
+        self._start_now()
 
     def start_now(self) -> None:
         """Fill empty seats with bots (or drop them) and deal; ``TableError`` if under 2 seats."""
-        with self.lock:
-            if self.status != "waiting":
-                raise TableError("the game has already started")
-            taken = sum(seat is not None for seat in self.seats)
-            if self.config.bot_kind is None and taken < 2:
-                raise TableError("a game needs 2 players: share the link, or add bots")
-            self._fill_with_bots()
-            self._new_game()
+        self._retrying(self._start_now)
+
+    def _start_now(self) -> None:
+        if self.status != "waiting":
+            raise TableError("the game has already started")
+        taken = sum(seat is not None for seat in self.seats)
+        if self.config.bot_kind is None and taken < 2:
+            raise TableError("a game needs 2 players: share the link, or add bots")
+        self._fill_with_bots()
+        self._new_game()
 
     def _kick(self, host: Seat, index: int) -> None:
         """The host empties seat ``index`` before the start; its player may not sit again."""
@@ -510,7 +478,8 @@ class TableSession:
         self._gen += 1
         self._set_deadline(None)
         gen = self._gen
-        self.hub.scheduler.call_later(seconds, lambda: self._job(gen, self._next_round))
+        if self.driving:
+            self.hub.scheduler.call_later(seconds, lambda: self._job(gen, self._next_round))
 
     def _next_round(self) -> None:
         assert self.game is not None
@@ -521,20 +490,23 @@ class TableSession:
     def _next_turn(self, seconds: float | None = None) -> None:
         """Start the clock of the player whose turn it is (``seconds``: what is left of it, else
         the whole turn) and, for a bot, schedule its move; then broadcast."""
-        assert self.game is not None and self.game.state.round is not None
         self._gen += 1
-        gen = self._gen
-        settings = self.hub.settings
         seconds = self.config.turn_seconds if seconds is None else seconds
         self._set_deadline(seconds)
-        scheduler = self.hub.scheduler
+        if self.driving:
+            self._arm(seconds)
+        self._broadcast()
+
+    def _arm(self, seconds: float) -> None:
+        """Schedule the turn's time-out in ``seconds`` and, for a bot, its move."""
+        assert self.game is not None and self.game.state.round is not None
+        gen, scheduler, delay = self._gen, self.hub.scheduler, self.hub.settings["BOT_DELAY"]
         scheduler.call_later(seconds, lambda: self._job(gen, self._time_out))
         turn = self.game.state.round.turn
         seat = next(s for s in self.seats if s is not None and s.name == turn)
         if seat.kind == "bot":
-            self._bot_due = time.monotonic() + settings["BOT_DELAY"]
-            scheduler.call_later(settings["BOT_DELAY"], lambda: self._job(gen, self._bot_turn))
-        self._broadcast()
+            self._bot_due = time.monotonic() + delay
+            scheduler.call_later(delay, lambda: self._job(gen, self._bot_turn))
 
     def _set_deadline(self, seconds: float | None) -> None:
         """The turn clock runs out ``seconds`` from now (``None``: no clock is running)."""
@@ -545,9 +517,14 @@ class TableSession:
             self._deadline_at = time.time() + seconds
 
     def _job(self, gen: int, fn: Any) -> None:
+        """Run ``fn`` if the table is still where it was when the job was scheduled; if another
+        process changed it meanwhile, catch up instead (which schedules what is due now)."""
         with self.lock:
-            if gen == self._gen and self.status == "playing":
-                fn()
+            if gen == self._gen and self.status == "playing" and self.driving:
+                try:
+                    fn()
+                except StoreConflict:
+                    self.refresh()
 
     def _time_out(self) -> None:
         assert self.game is not None and self.game.state.round is not None
@@ -569,6 +546,11 @@ class TableSession:
         self._gen += 1
         self._set_deadline(None)
         self._broadcast()  # stores the table first: a restart that finds it unsaved saves it
+        if self.driving:
+            self._save_later()
+
+    def _save_later(self) -> None:
+        """Save the finished game to the history, on a scheduler worker."""
         record = self._history_record()
         self.hub.scheduler.submit(lambda: self._save(record))
 
@@ -624,114 +606,19 @@ class TableSession:
 
     def _save(self, record: dict[str, Any]) -> None:
         game_id, ratings = self.hub.save_game(record)
-        with self.lock:
-            if self.status == "over" and self.game is not None:
-                self.game_id = game_id
-                self.ratings = ratings
+
+        def note() -> None:
+            if self.status == "over" and record["live_key"] == f"{self.uid}:{self.game_no}":
+                self.game_id, self.ratings = game_id, ratings or self.ratings
                 self._broadcast()
 
-    # --- the store -------------------------------------------------------------------------------
-
-    def record(self) -> dict[str, Any]:
-        """What the store keeps of this table besides its event log, as JSON data."""
-        return {
-            "uid": self.uid,
-            "config": self.config.to_data(),
-            "host_player": self.host_player,
-            "public": self.public,
-            "client": self.client,
-            "join_key": self.join_key,
-            "created": self.created,
-            "banned": sorted(self._banned),
-            "seats": [seat.to_data() if seat is not None else None for seat in self.seats],
-            "status": self.status,
-            "game": self.game_no,
-            "moves": self._moves,
-            "deadline": self._deadline_at,
-            "reveal": self._reveal,
-            "eliminated": [list(out) for out in self._eliminated],
-            "resolutions": self._resolutions,
-            "stopped": self.stopped,
-            "game_id": self.game_id,
-            "ratings": self.ratings,
-        }
-
-    def _persist(self) -> None:
-        """Store what changed since the last call (the record, the game's new events) in one
-        commit; called before anything is sent, so no one sees a change the store lacks."""
-        record = self.record()
-        events = self.game.events[self._stored_events :] if self.game is not None else []
-        if not events and record == self._stored_record:
-            return
-        self.hub.store.commit(self.code, record, self.game_no, self._stored_events, events)
-        self._stored_record = record
-        self._stored_events += len(events)
-
-    @classmethod
-    def restore(cls, code: str, record: dict[str, Any], events: list[Event], hub: Any) -> Any:
-        """The table that :meth:`record` and its current game's ``events`` describe, running
-        again: bots rebuilt, the clock resumed (see :data:`RESUME_GRACE`), the next round or the
-        saving of a finished game scheduled. Raises ``ConfigError`` if its rules cannot be built
-        here (a variant not installed) and ``InvalidEvent`` if ``events`` is not a game's log."""
-        config = parse_config(record["config"])
-        table = cls(
-            code,
-            config,
-            hub,
-            record["host_player"],
-            public=record["public"],
-            client=record["client"],
-        )
-        table.uid, table.join_key, table.created = (
-            record["uid"],
-            record["join_key"],
-            record["created"],
-        )
-        table._banned = set(record["banned"])
-        table.seats = [None if data is None else table._seat(data) for data in record["seats"]]
-        table.status, table.stopped = record["status"], record["stopped"]
-        table.game_no, table._moves = record["game"], record["moves"]
-        table._reveal, table.game_id, table.ratings = (
-            record["reveal"],
-            record["game_id"],
-            record["ratings"],
-        )
-        table._eliminated = [(name, when) for name, when in record["eliminated"]]
-        table._resolutions = record["resolutions"]
-        table._stored_record = record
-        if events:
-            table.game = Game.resume(config.rules, events)
-            players = len(table.game.state.players)
-            table._limit = config.rules.move_limit(players, config.dice_per_player)
-            table._narrate(events)
-            table._stored_events = len(events)
-        with table.lock:
-            table._resume(record["deadline"])
-        return table
-
-    def _seat(self, data: dict[str, Any]) -> Seat:
-        seat = Seat(**data)
-        if seat.bot_kind is not None:
-            seat.bot = make_bot(seat.bot_kind, self.config.rules, Random(secrets.randbits(64)))
-        return seat
-
-    def _resume(self, deadline: float | None) -> None:
-        if self.status == "over" and self.game_id is None:
-            record = self._history_record()
-            self.hub.scheduler.submit(lambda: self._save(record))
-        if self.status != "playing" or self.game is None or self.game.state.round is None:
-            return
-        if self.game.state.round.over:
-            self._pause(self.hub.settings["REVEAL_PAUSE"])
-        else:
-            whole = self.config.turn_seconds
-            left = whole if deadline is None else deadline - time.time()
-            self._next_turn(max(left, min(RESUME_GRACE, whole)))
+        self._retrying(note)
 
     # --- messages --------------------------------------------------------------------------------
 
     def _narrate(self, events: list[Event]) -> None:
-        for event in events:
+        """Add the log lines of ``events``, as a spectator may see them (the log is public)."""
+        for event in public_events(events, None):
             text = narrate.line(event)
             if text:
                 self._log.append(text)
@@ -841,23 +728,3 @@ class TableSession:
             if self.game is None or self.game.state.round is None:
                 return ()
             return tuple(self.game.state.round.rolls.get(name, ()))
-
-    def summary(self) -> dict[str, Any]:
-        """What the lobby lists about this table."""
-        with self.lock:
-            taken = sum(seat is not None for seat in self.seats)
-            return {
-                "code": self.code,
-                "title": self.config.title,
-                "status": self.status,
-                "seats": len(self.seats),
-                "taken": taken,
-                "rated": self.config.rated,
-                "bot_kind": self.config.bot_kind,
-                "public": self.public,
-            }
-
-
-def _digest(token: str) -> str:
-    """The SHA-256 hex digest of a seat token (as UTF-8, lone surrogates kept)."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()

@@ -1,0 +1,107 @@
+"""Several processes, one set of live tables: who drives each table, and keeping copies in step.
+
+Used when the hub's store is Redis (``REDIS_URL``). Contract:
+
+- **Leases.** Every :data:`LEASE_SECONDS` / 3 each process renews the leases it holds and tries to
+  take every lease nobody holds (one Redis round trip each). The holder of a table's lease
+  *drives* it: its clock, its bots, saving its finished game, closing it when idle. A process
+  that dies stops renewing; within :data:`LEASE_SECONDS` its leases expire and the next tick of
+  another process takes them and drives the tables on (:meth:`TableStorage.drive`), so a table is
+  driven again at most ``LEASE_SECONDS * 4 / 3`` seconds after its driver died. A process that
+  stops cleanly releases its leases first, so others take over at their next tick.
+- **Copies in step.** A process holds a copy of every table it drives or that one of its sockets
+  or pages asked for. Each commit is announced on the table's channel; the listener hands the
+  announcement of a table this process holds to a scheduler worker, which catches the copy up
+  (:meth:`TableStorage.sync`) and sends this process's sockets their new views. Announcements of
+  other tables are dropped unread.
+- **Conflicts** between processes are settled by the store's version check (see
+  :mod:`liarsdice_demo.table_storage`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import socket
+from typing import Any
+
+import redis
+
+log = logging.getLogger(__name__)
+
+LEASE_SECONDS = 5.0
+"""How long a table's lease lasts unless its holder renews it (it renews every third of it)."""
+
+
+class Cluster:
+    """This process's part in a group of processes sharing one Redis (see the module doc)."""
+
+    def __init__(self, hub: Any) -> None:
+        self.hub = hub
+        self.store = hub.store
+        self.node = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        """This process's name in leases."""
+        self.lease_seconds = float(hub.settings.get("LEASE_SECONDS", LEASE_SECONDS))
+        self._stopped = False
+        self.store.listen(self._announced)
+        hub.scheduler.call_later(0, self._tick)
+
+    @property
+    def _ms(self) -> int:
+        return int(self.lease_seconds * 1000)
+
+    def claim(self, code: str) -> bool:
+        """Take the lease of a new table made here; True if this process now drives it."""
+        return bool(self.store.acquire([code], self.node, self._ms))
+
+    def _tick(self) -> None:
+        """Renew this process's leases, take the free ones, and schedule the next tick."""
+        if self._stopped:
+            return
+        try:
+            self._renew_and_take()
+        except redis.RedisError as problem:
+            log.warning("table leases: %s", problem)
+        finally:
+            self.hub.scheduler.call_later(self.lease_seconds / 3, self._tick)
+
+    def _renew_and_take(self) -> None:
+        driven = [table.code for table in self.hub.tables() if table.driving]
+        for code in self.store.renew(driven, self.node, self._ms):
+            table = self.hub.local(code)
+            if table is not None:
+                log.warning("table %s: lease lost, another process drives it", code)
+                table.stop_driving()
+        free = [code for code in self.store.codes() if code not in driven]
+        for code in self.store.acquire(free, self.node, self._ms):
+            table = self.hub.get(code)
+            if table is None:  # closed meanwhile, or its rules cannot be built here
+                self.store.release([code], self.node)
+                continue
+            log.info("table %s: driving it (its lease was free)", code)
+            table.refresh()
+            table.drive()
+
+    def _announced(self, code: str, data: str) -> None:
+        """A commit (``data``: its version and time) or a close of table ``code`` (on the
+        listener)."""
+        table = self.hub.local(code)
+        if table is None:
+            return
+        if data == "closed":
+            self.hub.forget(code)
+            table.close("this table has closed: start a new one from the lobby")
+            return
+        version, at = data.split()
+        if int(version) > table.version:
+            self.hub.scheduler.submit(lambda: table.sync(int(version), float(at)))
+
+    def shutdown(self) -> None:
+        """Stop ticking and release this process's leases (others take the tables over)."""
+        self._stopped = True
+        driven = [table.code for table in self.hub.tables() if table.driving]
+        try:
+            self.store.release(driven, self.node)
+        except redis.RedisError as problem:
+            log.warning("table leases not released: %s", problem)

@@ -1,0 +1,229 @@
+"""Live tables kept in Redis, shared by every process and host that uses the same server.
+
+Contract: the contract of :class:`~liarsdice_demo.live_store.LiveStore` (``reserve``, ``commit``,
+``load``, ``drop``, ``close``), with these keys (``prefix`` defaults to ``liarsdice:``):
+
+- ``{prefix}tables``: a sorted set of every live table's code, scored by its creation time.
+  :meth:`RedisStore.reserve` adds a code only if it is not there, so codes are unique across
+  processes and hosts;
+- ``{prefix}table:{code}``: a hash with the table's ``record`` (JSON), its ``version`` (commits
+  so far) and its current ``game`` number;
+- ``{prefix}log:{code}``: a stream of the current game's events, the event at position ``i`` of
+  game ``g`` under the entry id ``g-(i+1)`` (field ``e``: the event as JSON);
+- ``{prefix}lease:{code}``: the id of the process that drives the table (its clock and bots),
+  with an expiry (:meth:`RedisStore.acquire`, :meth:`RedisStore.renew`, :meth:`RedisStore.release`);
+- the channel ``{prefix}changed:{code}``: each commit publishes ``"<new version> <Redis's
+  clock, in seconds>"`` there, and :meth:`RedisStore.drop` publishes ``closed``.
+
+:meth:`RedisStore.commit` is one Lua script, so it is atomic: it checks the version, writes, and
+publishes. Two processes changing one table at once are ordered by Redis: one commit succeeds, the
+other raises :class:`~liarsdice_demo.live_store.StoreConflict` and writes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import redis
+
+from liarsdice.events import Event
+from liarsdice.serialization import from_data, to_data
+from liarsdice_demo.live_store import StoreConflict, StoredTable
+
+log = logging.getLogger(__name__)
+
+COMMIT = """
+local version = tonumber(ARGV[2])
+local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+if stored ~= version then
+  return redis.error_reply('CONFLICT table ' .. ARGV[1] .. ' is at version ' .. stored)
+end
+local game, first = tonumber(ARGV[4]), tonumber(ARGV[5])
+if game > tonumber(redis.call('HGET', KEYS[1], 'game') or '0') then
+  redis.call('DEL', KEYS[2])
+end
+for i = 7, #ARGV do
+  redis.call('XADD', KEYS[2], game .. '-' .. (first + i - 6), 'e', ARGV[i])
+end
+redis.call('HSET', KEYS[1], 'record', ARGV[3], 'version', version + 1, 'game', game)
+redis.call('ZADD', KEYS[3], 'NX', ARGV[6], ARGV[1])
+local now = redis.call('TIME')
+redis.call('PUBLISH', KEYS[4], (version + 1) .. ' ' .. now[1] .. '.' .. string.format('%06d', now[2]))
+return version + 1
+"""
+
+RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+
+RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+LAST = "18446744073709551615"
+"""The highest sequence number of a stream entry id."""
+
+
+class RedisStore:
+    """The live tables of one Redis database (``url``: ``redis://host:port/db``)."""
+
+    def __init__(self, url: str, prefix: str = "liarsdice:") -> None:
+        self._redis = redis.Redis.from_url(url, decode_responses=True)
+        try:
+            self._redis.ping()
+        except redis.RedisError as problem:
+            raise RuntimeError(f"cannot reach Redis at {url.split('@')[-1]}: {problem}") from None
+        self._prefix = prefix
+        self._commit = self._redis.register_script(COMMIT)
+        self._renew = self._redis.register_script(RENEW)
+        self._release = self._redis.register_script(RELEASE)
+        self._pubsub: Any = None
+
+    def _key(self, kind: str, code: str) -> str:
+        return f"{self._prefix}{kind}:{code}"
+
+    @property
+    def _tables(self) -> str:
+        return f"{self._prefix}tables"
+
+    # --- the store's contract --------------------------------------------------------------------
+
+    def reserve(self, code: str, created: float) -> bool:
+        """Claim ``code`` for a new table; False if any process holds it already."""
+        return bool(self._redis.zadd(self._tables, {code: created}, nx=True))
+
+    def commit(
+        self,
+        code: str,
+        version: int,
+        record: dict[str, Any],
+        game: int,
+        first: int = 0,
+        events: Sequence[Event] = (),
+    ) -> int:
+        """As :meth:`liarsdice_demo.live_store.LiveStore.commit`, and announced on the table's
+        channel; one atomic script."""
+        rows = [json.dumps(to_data(event, Event)) for event in events]
+        keys = [self._key("table", code), self._key("log", code), self._tables]
+        keys.append(self._key("changed", code))
+        args = [code, version, json.dumps(record), game, first, record.get("created", 0.0)]
+        try:
+            return int(self._commit(keys=keys, args=[*args, *rows]))
+        except redis.ResponseError as clash:
+            if "CONFLICT" not in str(clash):
+                raise
+            raise StoreConflict(str(clash).removeprefix("CONFLICT ")) from None
+
+    def drop(self, code: str) -> None:
+        """Forget table ``code`` (its record, events, lease and code) and announce it closed."""
+        with self._redis.pipeline() as pipe:
+            pipe.delete(self._key("table", code), self._key("log", code), self._key("lease", code))
+            pipe.zrem(self._tables, code)
+            pipe.publish(self._key("changed", code), "closed")
+            pipe.execute()
+
+    def load(self) -> list[StoredTable]:
+        """Every stored table with its current game's events in order, oldest table first (a
+        code reserved but never stored is skipped)."""
+        found = (self.table(code) for code in self.codes())
+        return [table for table in found if table is not None]
+
+    def close(self) -> None:
+        """Stop listening and close the connection pool."""
+        if self._pubsub is not None:
+            self._pubsub.stop()
+        self._redis.close()
+
+    # --- what several processes need -------------------------------------------------------------
+
+    def codes(self) -> list[str]:
+        """Every live table's code, oldest first."""
+        return [str(code) for code in self._redis.zrange(self._tables, 0, -1)]
+
+    def table(self, code: str, game: int = 0, first: int = 0) -> StoredTable | None:
+        """Table ``code`` as stored (``None`` if it is not): its record and version, and the
+        events of its current game from position ``first`` on if that game is ``game``, else
+        all of them (``first`` says which: 0, or the one asked for)."""
+        with self._redis.pipeline(transaction=True) as pipe:
+            pipe.hmget(self._key("table", code), "record", "version", "game")
+            pipe.xrange(self._key("log", code), f"{game}-{first + 1}", f"{game}-{LAST}")
+            (text, version, stored_game), entries = pipe.execute()
+        if text is None:
+            return None
+        if int(stored_game) != game:
+            first = 0
+            entries = self._redis.xrange(
+                self._key("log", code), f"{stored_game}-1", f"{stored_game}-{LAST}"
+            )
+        rows = [json.loads(fields["e"]) for _, fields in entries]
+        events = from_data(rows, list[Event])
+        return StoredTable(code, json.loads(text), events, int(version), first)
+
+    def records(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every live table's code and record, oldest first (one round trip for the records)."""
+        codes = self.codes()
+        with self._redis.pipeline(transaction=False) as pipe:
+            for code in codes:
+                pipe.hget(self._key("table", code), "record")
+            texts = pipe.execute()
+        return [(code, json.loads(text)) for code, text in zip(codes, texts, strict=True) if text]
+
+    def acquire(self, codes: Sequence[str], node: str, ms: int) -> list[str]:
+        """Take the lease of each of ``codes`` that nobody holds, for ``ms`` milliseconds, as
+        ``node``; returns the codes taken (one round trip)."""
+        with self._redis.pipeline(transaction=False) as pipe:
+            for code in codes:
+                pipe.set(self._key("lease", code), node, nx=True, px=ms)
+            taken = pipe.execute()
+        return [code for code, ok in zip(codes, taken, strict=True) if ok]
+
+    def renew(self, codes: Sequence[str], node: str, ms: int) -> list[str]:
+        """Extend ``node``'s leases of ``codes`` by ``ms``; returns the codes ``node`` no longer
+        holds (expired, or taken by another process)."""
+        with self._redis.pipeline(transaction=False) as pipe:
+            for code in codes:
+                self._renew(keys=[self._key("lease", code)], args=[node, ms], client=pipe)
+            kept = pipe.execute()
+        return [code for code, ok in zip(codes, kept, strict=True) if not ok]
+
+    def release(self, codes: Sequence[str], node: str) -> None:
+        """Give up ``node``'s leases of ``codes`` (another process may take them at once)."""
+        with self._redis.pipeline(transaction=False) as pipe:
+            for code in codes:
+                self._release(keys=[self._key("lease", code)], args=[node], client=pipe)
+            pipe.execute()
+
+    def holder(self, code: str) -> str | None:
+        """The process that holds table ``code``'s lease, if any."""
+        found = self._redis.get(self._key("lease", code))
+        return None if found is None else str(found)
+
+    def listen(self, changed: Callable[[str, str], None]) -> None:
+        """Call ``changed(code, message)`` (``message``: ``"<version> <time>"``, or ``closed``)
+        for every table's announcement, on a thread of its own, until :meth:`close`."""
+        pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+        start = len(self._key("changed", ""))
+
+        def deliver(message: dict[str, Any]) -> None:
+            changed(message["channel"][start:], message["data"])
+
+        pubsub.psubscribe(**{self._key("changed", "*"): deliver})
+        self._pubsub = pubsub.run_in_thread(
+            sleep_time=1.0, daemon=True, exception_handler=_listener_failed
+        )
+
+
+def _listener_failed(error: BaseException, pubsub: Any, thread: Any) -> None:
+    """Keep listening after a connection error (redis-py reconnects on the next read)."""
+    log.warning("live table announcements: %s; listening again in 1 s", error)
+    time.sleep(1.0)

@@ -1,0 +1,58 @@
+"""A seat at a live table: who sits there (a human with secret tokens, or a bot) and its sockets."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Any
+
+import attrs
+
+
+@attrs.define(eq=False)
+class Seat:
+    """A seat: a human (with a secret seat token) or a bot (with its :class:`Bot`)."""
+
+    index: int
+    name: str
+    kind: str
+    player_id: int | None
+    token_hashes: list[str] = attrs.field(factory=list)
+    """SHA-256 digests of the seat's tokens: the tokens themselves are never kept."""
+    bot_kind: str | None = None
+    bot: Any = None
+    conns: dict[Any, None] = attrs.field(factory=dict)  # an ordered set: oldest first
+    rematch: bool = False
+
+    def to_data(self) -> dict[str, Any]:
+        """What the store keeps of this seat (no bot, no connections)."""
+        return {
+            "index": self.index,
+            "name": self.name,
+            "kind": self.kind,
+            "player_id": self.player_id,
+            "token_hashes": list(self.token_hashes),
+            "bot_kind": self.bot_kind,
+            "rematch": self.rematch,
+        }
+
+    def public(self, host: bool) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "name": self.name,
+            "kind": self.kind,
+            "bot_kind": self.bot_kind,
+            "connected": self.kind == "bot" or bool(self.conns),
+            "host": host,
+            "rematch": self.rematch,
+        }
+
+    def holds(self, token: str) -> bool:
+        """True when ``token`` is one of this seat's tokens (digests compared in constant time)."""
+        given = digest(token)
+        return any(hmac.compare_digest(known, given) for known in self.token_hashes)
+
+
+def digest(token: str) -> str:
+    """The SHA-256 hex digest of a seat token (as UTF-8, lone surrogates kept)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()

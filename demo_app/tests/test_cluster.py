@@ -1,0 +1,304 @@
+"""Two served processes share one real Redis: players on either play one game, the process that
+drives a table can die (``kill -9``) and the other takes over, and two processes acting on one
+table at once are ordered by the store."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+
+from liarsdice.events import BidMade, Event
+from liarsdice.reducer import replay
+from liarsdice.serialization import from_data
+
+from .conftest import WSPlayer
+from .test_served import free_port, post
+
+LEASE = 1.5
+"""The lease the servers use here (seconds): a dead driver's tables move within LEASE * 4 / 3."""
+
+
+class Servers:
+    """Demo processes on one SQLite file and one Redis database."""
+
+    def __init__(self, folder: Path, redis_url: str) -> None:
+        self.folder, self.redis_url = folder, redis_url
+        self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.logs: list[Any] = []
+
+    def start(self, workers: int = 1) -> str:
+        port = free_port()
+        env = dict(os.environ, LIARSDICE_DEMO_BOT_DELAY="0.05", LIARSDICE_DEMO_REVEAL_PAUSE="0")
+        env["LIARSDICE_DEMO_LEASE_SECONDS"] = str(LEASE)
+        cmd = [sys.executable, "-m", "liarsdice_demo", "--port", str(port)]
+        cmd += ["--db", str(self.folder / "shared.sqlite"), "--redis", self.redis_url]
+        cmd += ["--workers", str(workers)]
+        log = open(self.folder / f"server-{port}.log", "wb")  # noqa: SIM115
+        self.logs.append(log)
+        proc = subprocess.Popen(
+            cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        host = f"127.0.0.1:{port}"
+        self.procs[host] = proc
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"http://{host}/api/catalog", timeout=2).close()
+                return host
+            except OSError:
+                assert proc.poll() is None, (self.folder / f"server-{port}.log").read_text()
+                assert time.monotonic() < deadline, "the server did not start in 30 s"
+                time.sleep(0.2)
+
+    def kill(self, host: str) -> None:
+        """``kill -9`` the server at ``host``: gunicorn's master and its worker at once."""
+        proc = self.procs[host]
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+
+    def runs(self, node: str | None, host: str) -> bool:
+        """True when the process named ``node`` (host:pid:random) is part of the server at ``host``."""
+        if node is None:
+            return False
+        try:
+            return os.getpgid(int(node.split(":")[1])) == self.procs[host].pid
+        except ProcessLookupError:
+            return False
+
+    def stop(self) -> None:
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                proc.terminate()
+                proc.wait(20)
+        for log in self.logs:
+            log.close()
+
+
+@pytest.fixture
+def servers(redis_url: str, tmp_path: Path) -> Iterator[Servers]:
+    url = redis_url.replace("/0", "/2")
+    redis.Redis.from_url(url).flushdb()
+    made = Servers(tmp_path, url)
+    yield made
+    made.stop()
+
+
+def lease_holder(servers: Servers, code: str) -> str | None:
+    found = redis.Redis.from_url(servers.redis_url).get(f"liarsdice:lease:{code}")
+    return None if found is None else found.decode()
+
+
+def latest(player: WSPlayer) -> dict[str, Any] | None:
+    states = [m for m in player.messages if m["type"] == "state"]
+    return states[-1] if states else None
+
+
+def play_on(player: WSPlayer, rng: random.Random) -> None:
+    """If it is ``player``'s turn in the newest state, make a legal move."""
+    state = latest(player)
+    legal = state and state["legal"]
+    if not legal:
+        return
+    player.messages.clear()
+    if legal["calls"] and (rng.random() < 0.4 or not legal["bids"]):
+        player.send("call", kind=rng.choice(legal["calls"]))
+    else:
+        quantity, face = legal["bids"][0]
+        player.send("bid", quantity=quantity, face=face)
+
+
+def bids_seen(player: WSPlayer) -> list[dict[str, Any]]:
+    """The bids of the round in ``player``'s newest view."""
+    state = latest(player)
+    return list(state["view"]["bids"]) if state and state["view"] else []
+
+
+def over(player: WSPlayer) -> bool:
+    return any(m["type"] == "state" and m["table"]["status"] == "over" for m in player.messages)
+
+
+def saved_games(folder: Path) -> list[list[Event]]:
+    with sqlite3.connect(folder / "shared.sqlite") as db:
+        rows = db.execute("SELECT events FROM games ORDER BY id").fetchall()
+    return [from_data(json.loads(row[0]), list[Event]) for row in rows]
+
+
+def wait_saved(folder: Path, count: int = 1) -> list[list[Event]]:
+    deadline = time.monotonic() + 20
+    while len(games := saved_games(folder)) < count:
+        assert time.monotonic() < deadline, "the finished game was not saved"
+        time.sleep(0.1)
+    return games
+
+
+def table_with_two_players(first: str, second: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Iris makes a 4-seat public table on ``first``, Knox sits through ``second``."""
+    body = {"nickname": "Iris", "preset": "dudo", "seats": 4, "public": True, "turn_seconds": 30}
+    status, made = post(first, "/api/tables", body)
+    assert status == 200, made
+    status, sat = post(second, f"/api/tables/{made['code']}/seat", {"nickname": "Knox"})
+    assert status == 200, sat
+    return made, sat
+
+
+def test_players_on_two_processes_play_one_game(servers: Servers) -> None:
+    one, two = servers.start(), servers.start()
+    made, sat = table_with_two_players(one, two)
+    code = made["code"]
+    # The lobby of either process lists the table (the shared store), with both seats taken.
+    for host in (one, two):
+        with urllib.request.urlopen(f"http://{host}/api/tables", timeout=5) as answer:
+            listed = json.loads(answer.read())["tables"]
+        assert [(t["code"], t["taken"]) for t in listed] == [(code, 2)]
+    iris = WSPlayer(one, code, made["seat_token"]).connect()
+    knox = WSPlayer(two, code, sat["seat_token"]).connect()
+    try:
+        assert iris.expect("welcome")["seat"] == 0 and knox.expect("welcome")["seat"] == 1
+        iris.send("start")
+        rng, deadline = random.Random(5), time.monotonic() + 120
+        while not (over(iris) and over(knox)):
+            assert time.monotonic() < deadline, "the game did not finish"
+            play_on(iris, rng)
+            play_on(knox, rng)
+            time.sleep(0.02)
+        finals = [latest(p) for p in (iris, knox)]
+        assert finals[0]["view"]["winner"] == finals[1]["view"]["winner"] is not None
+        assert any(m["type"] == "reveal" for m in knox.messages)  # fanned out from process 1
+    finally:
+        iris.close()
+        knox.close()
+    [events] = wait_saved(servers.folder)
+    assert replay(events).winner == finals[0]["view"]["winner"]
+
+
+def test_one_server_with_two_workers_plays_whole_games(servers: Servers) -> None:
+    host = servers.start(workers=2)  # requests and sockets land on either worker
+    for game in range(2):
+        made, sat = table_with_two_players(host, host)
+        iris = WSPlayer(host, made["code"], made["seat_token"]).connect()
+        knox = WSPlayer(host, made["code"], sat["seat_token"]).connect()
+        try:
+            iris.expect("welcome")
+            knox.expect("welcome")
+            iris.send("start")
+            rng, deadline = random.Random(game), time.monotonic() + 120
+            while not (over(iris) and over(knox)):
+                assert time.monotonic() < deadline, "the game did not finish"
+                play_on(iris, rng)
+                play_on(knox, rng)
+                time.sleep(0.02)
+        finally:
+            iris.close()
+            knox.close()
+    for events in wait_saved(servers.folder, 2):
+        assert replay(events).winner is not None
+
+
+def test_the_driver_dies_and_the_other_process_drives_on(servers: Servers) -> None:
+    one, two = servers.start(), servers.start()
+    made, sat = table_with_two_players(one, two)
+    code = made["code"]
+    driver = lease_holder(servers, code)
+    assert servers.runs(driver, one)  # the process that made the table drives it
+    iris = WSPlayer(one, code, made["seat_token"]).connect()
+    knox = WSPlayer(two, code, sat["seat_token"]).connect()
+    iris.expect("welcome")
+    knox.expect("welcome")
+    iris.send("start")
+    rng = random.Random(11)
+    deadline = time.monotonic() + 60
+    while len(bids_seen(knox)) < 3:
+        assert time.monotonic() < deadline and not over(knox), "no bids before the crash"
+        play_on(iris, rng)
+        play_on(knox, rng)
+        time.sleep(0.02)
+    seen = bids_seen(knox)
+    iris.close()
+    servers.kill(one)
+    killed = time.monotonic()
+    while (holder := lease_holder(servers, code)) in (None, driver):
+        assert time.monotonic() - killed < LEASE * 4 / 3 + 2, "no process took the table over"
+        time.sleep(0.05)
+    took = time.monotonic() - killed
+    assert servers.runs(holder, two)
+    assert took < LEASE * 4 / 3 + 2
+    # Iris reconnects to the survivor with the token she holds; the game goes on to its end.
+    iris = WSPlayer(two, code, made["seat_token"]).connect()
+    try:
+        assert iris.expect("welcome")["seat"] == 0
+        deadline = time.monotonic() + 120
+        while not (over(iris) and over(knox)):
+            assert time.monotonic() < deadline, "the game did not finish after the takeover"
+            play_on(iris, rng)
+            play_on(knox, rng)
+            time.sleep(0.02)
+    finally:
+        iris.close()
+        knox.close()
+    [events] = wait_saved(servers.folder)
+    final = replay(events)  # the log replays: nothing lost or doubled, or the reducer would say
+    assert final.winner == latest(knox)["view"]["winner"]
+    made_bids = [(e.player, e.bid.quantity, e.bid.face) for e in events if isinstance(e, BidMade)]
+    before = [(b["player"], b["bid"]["quantity"], b["bid"]["face"]) for b in seen]
+    assert any(made_bids[i : i + len(before)] == before for i in range(len(made_bids)))
+
+
+def test_two_processes_acting_at_once_one_wins(servers: Servers) -> None:
+    one, two = servers.start(), servers.start()
+    made, sat = table_with_two_players(one, two)
+    code = made["code"]
+    # Iris has a tab on each process; on her turn both tabs send a different bid at once.
+    tab_one = WSPlayer(one, code, made["seat_token"]).connect()
+    tab_two = WSPlayer(two, code, made["seat_token"]).connect()
+    knox = WSPlayer(two, code, sat["seat_token"]).connect()
+    rng, races = random.Random(2), []
+    try:
+        for tab in (tab_one, tab_two, knox):
+            tab.expect("welcome")
+        tab_one.send("start")
+        deadline = time.monotonic() + 120
+        while not over(knox):
+            assert time.monotonic() < deadline, "the game did not finish"
+            play_on(knox, rng)
+            mine, theirs = latest(tab_one), latest(tab_two)
+            if not (mine and theirs and mine["legal"] and theirs["legal"]):
+                time.sleep(0.02)
+                continue
+            bids = mine["legal"]["bids"]
+            if len(races) >= 3 or len(bids) < 2 or mine["view"] != theirs["view"]:
+                play_on(tab_one, rng)
+                continue
+            tab_one.messages.clear()
+            tab_two.messages.clear()
+            tab_one.send("bid", quantity=bids[0][0], face=bids[0][1])
+            tab_two.send("bid", quantity=bids[1][0], face=bids[1][1])
+            for tab in (tab_one, tab_two):
+                tab.expect("state", timeout=10)
+            time.sleep(0.5)
+            errors = [
+                m["error"] for t in (tab_one, tab_two) for m in t.messages if m["type"] == "error"
+            ]
+            races.append((bids[0], bids[1], errors))
+    finally:
+        for tab in (tab_one, tab_two, knox):
+            tab.close()
+    assert len(races) == 3
+    for first, second, errors in races:
+        assert len(errors) == 1, (first, second, errors)  # exactly one of the two was refused
+        assert "turn" in errors[0] or "changed" in errors[0], errors[0]
+        print("refused:", errors[0])
+    [events] = wait_saved(servers.folder)
+    replay(events)  # one log, in order: the reducer refuses a doubled or missing event
