@@ -2,12 +2,16 @@
 
 Usage: uv run python benchmarks/demo_load.py [--tables 200 1000] [--seconds 10]
        [--processes 1 2 4] [--redis URL] [--bot-delay 0.5] [--workers 4] [--preset dudo]
-       [--seats 4] [--runs 1] [--skip-embedded]
+       [--seats 4] [--runs 1] [--skip-embedded] [--threads]
 
-Each run starts fresh processes (``multiprocessing``, spawn). In each, a hub keeps its share of N
+Each run starts fresh processes (this script with ``--child``). Each patches the standard library
+with gevent first, as the served app's gevent worker does, so the hub's scheduler, its workers and
+the sockets' senders are greenlets (``--threads``: plain OS threads instead, as this benchmark ran
+before the app was served by gevent). In each process, a hub keeps its share of N
 bot-only tables playing at once, each watched by one spectator socket stand-in (the real
-per-socket outbox and sender thread, with a socket that discards what it is sent). Every bot move
-is scheduled ``bot-delay`` seconds after the turn starts; **action p50/p99** is the delay from that
+per-socket outbox and sender thread, with a socket that discards what it is sent). Tables start spread
+evenly over one bot delay (real tables do not deal in the same millisecond). Every bot move is
+scheduled ``bot-delay`` seconds after the turn starts; **action p50/p99** is the delay from that
 due time to the moment the resulting state has been stored, serialised and queued for every
 socket of the table in the process that drives it (scheduler lag, lock waits, the engine, the
 store's commit, the views, JSON).
@@ -18,9 +22,10 @@ Rows:
   it was before live tables were stored): the baseline, run in the same script;
 - ``embedded``: one process, every change committed to SQLite before its broadcast;
 - ``redis xP``: P processes sharing one Redis (``--redis URL``, else a ``redis-server`` started
-  on a free port). Each process drives its own tables and also watches every table of the next
-  process with one spectator, so each change is fanned out across processes: **fanout p50/p99**
-  is the delay from a commit (Redis's clock) to that change's broadcast in the other process.
+  on a free port). Each process makes and drives its share of the tables; each table still has
+  one spectator, placed round robin over the P processes as a load balancer would place it, so
+  (P-1)/P of the changes reach their spectator through another process: **fanout p50/p99** is the
+  delay from a commit (Redis's clock) to that change's broadcast in the other process.
 
 Prints actions per second, the percentiles and the ratio of each row's action p99 to the
 baseline's; the median of ``--runs`` runs for each figure. Asserts nothing.
@@ -29,11 +34,12 @@ baseline's; the median of ``--runs`` runs for each figure. Asserts nothing.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
+import json
 import shutil
 import socket
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -52,12 +58,23 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-def worker(job: dict[str, Any], index: int, codes: Any, barrier: Any, results: Any) -> None:
-    """One process of a run: make this process's tables, watch the next process's, measure."""
+def wait_for(paths: list[Path]) -> None:
+    while not all(path.exists() for path in paths):
+        time.sleep(0.05)
+
+
+def child(job: dict[str, Any]) -> None:
+    """One process of a run: make this process's tables, watch the next process's, measure;
+    processes meet through files in ``job["folder"]``."""
+    if not job["threads"]:
+        from gevent import monkey
+
+        monkey.patch_all()
     from liarsdice_demo import create_app
     from liarsdice_demo.composition import parse_config
     from liarsdice_demo.connection import Connection
 
+    index, processes, folder = job["index"], job["processes"], Path(job["folder"])
     settings = {
         "DATABASE": job["database"],
         "BOT_DELAY": job["bot_delay"],
@@ -80,27 +97,25 @@ def worker(job: dict[str, Any], index: int, codes: Any, barrier: Any, results: A
         conns.append(conn)
         table.attach(conn, None)
 
-    mine = []
-    for _ in range(job["tables"] // job["processes"]):
-        table = hub.create(config)
-        watch(table)
-        mine.append(table.code)
-    codes[index] = mine
-    barrier.wait()
-    if job["processes"] > 1:
-        for code in codes[(index + 1) % job["processes"]]:
-            watch(hub.get(code))
-    for table in hub.tables():
-        if table.code in mine:
-            table.start_now()
-    time.sleep(1.0)  # the start-up burst is not measured
+    mine = [hub.create(config) for _ in range(job["tables"] // processes)]
+    (folder / f"codes-{index}.json").write_text(json.dumps([t.code for t in mine]))
+    wait_for([folder / f"codes-{i}.json" for i in range(processes)])
+    for maker in range(processes):  # the k-th table of each process: a spectator on (maker+k) % P
+        codes = json.loads((folder / f"codes-{maker}.json").read_text())
+        for k, code in enumerate(codes):
+            if (maker + k) % processes == index:
+                watch(hub.get(code))
+    for k, table in enumerate(mine):  # tables start spread over one bot delay, as in life
+        hub.scheduler.call_later(job["bot_delay"] * k / len(mine), table.start_now)
+    time.sleep(1.0 + job["bot_delay"])  # the start-up is not measured
     hub.take_latency()
     hub.take_latency("fanout")
     started = time.monotonic()
     time.sleep(job["seconds"])
     elapsed = time.monotonic() - started
-    results.put((hub.take_latency(), hub.take_latency("fanout"), elapsed))
-    barrier.wait()  # nobody stops while another process still measures
+    found = {"action": hub.take_latency(), "fanout": hub.take_latency("fanout"), "s": elapsed}
+    (folder / f"result-{index}.json").write_text(json.dumps(found))
+    wait_for([folder / f"result-{i}.json" for i in range(processes)])  # all measured: stop
     hub.shutdown()
     for conn in conns:
         conn.close()
@@ -108,25 +123,30 @@ def worker(job: dict[str, Any], index: int, codes: Any, barrier: Any, results: A
 
 def run(job: dict[str, Any]) -> dict[str, float]:
     """One run of ``job`` in fresh processes; the figures over all of them."""
-    spawn = multiprocessing.get_context("spawn")
-    with spawn.Manager() as manager:
-        codes = manager.dict()
-        barrier = manager.Barrier(job["processes"])
-        results = manager.Queue()
+    with tempfile.TemporaryDirectory() as folder:
         procs = [
-            spawn.Process(target=worker, args=(job, i, codes, barrier, results))
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    __file__,
+                    "--child",
+                    json.dumps({**job, "index": i, "folder": folder}),
+                ]
+            )
             for i in range(job["processes"])
         ]
         for proc in procs:
-            proc.start()
-        for proc in procs:
-            proc.join()
-        actions, fanout, seconds = [], [], 0.0
-        while not results.empty():
-            a, f, elapsed = results.get()
-            actions += a
-            fanout += f
-            seconds = max(seconds, elapsed)
+            proc.wait()
+        actions: list[float] = []
+        fanout: list[float] = []
+        seconds = 0.0
+        for i in range(job["processes"]):
+            path = Path(folder) / f"result-{i}.json"
+            if path.exists():
+                found = json.loads(path.read_text())
+                actions += found["action"]
+                fanout += found["fanout"]
+                seconds = max(seconds, found["s"])
     return {
         "actions_per_s": len(actions) / seconds if seconds else float("nan"),
         "p50": 1000 * percentile(actions, 0.5),
@@ -165,6 +185,9 @@ def flush(url: str) -> None:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--child"]:
+        child(json.loads(sys.argv[2]))
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[200, 1000])
     parser.add_argument("--seconds", type=float, default=10.0)
@@ -176,6 +199,7 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--skip-embedded", action="store_true")
+    parser.add_argument("--threads", action="store_true", help="OS threads, not gevent")
     args = parser.parse_args()
     server, url = (None, args.redis) if args.redis else start_redis()
     rows = []
@@ -184,7 +208,8 @@ def main() -> None:
     rows += [(f"redis x{p}", p, url, False) for p in args.processes]
     print(
         f"preset {args.preset}, {args.seats} random bots per table, bot delay {args.bot_delay} s, "
-        f"{args.workers} hub workers per process, {args.seconds} s per run, median of {args.runs}"
+        f"{args.workers} hub workers per process, {args.seconds} s per run, median of {args.runs}, "
+        f"{'OS threads' if args.threads else 'gevent'}"
     )
     header = ("mode", "tables", "actions/s", "p50 ms", "p99 ms", "fan p50", "fan p99", "p99 x")
     print("{:<20} {:>6} {:>10} {:>8} {:>8} {:>8} {:>8} {:>6}".format(*header))
@@ -209,6 +234,7 @@ def main() -> None:
                             "workers": args.workers,
                             "preset": args.preset,
                             "seats": args.seats,
+                            "threads": args.threads,
                         }
                         figures.append(run(job))
                     row = {key: statistics.median(f[key] for f in figures) for key in figures[0]}

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 import redis
 
+from liarsdice import engine
 from liarsdice.events import BidMade, Event
 from liarsdice.reducer import replay
 from liarsdice.serialization import from_data
@@ -302,3 +303,100 @@ def test_two_processes_acting_at_once_one_wins(servers: Servers) -> None:
         print("refused:", errors[0])
     [events] = wait_saved(servers.folder)
     replay(events)  # one log, in order: the reducer refuses a doubled or missing event
+
+
+class Conn:
+    """A socket stand-in that keeps what it is sent."""
+
+    def __init__(self) -> None:
+        self.seat: int | None = None
+        self.table: Any = None
+        self.greeted = False
+        self.sent: list[dict[str, Any]] = []
+
+    def send(self, data: dict[str, Any]) -> None:
+        self.sent.append(data)
+
+    def abandon(self, code: int = 1000, reason: str = "") -> None:
+        pass
+
+
+def wait_until(check: Any, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def test_a_stale_copy_is_refused_then_judges_the_move_again(
+    redis_url: str, tmp_path: Path, monkeypatch: Any
+) -> None:
+    from liarsdice_demo import create_app
+    from liarsdice_demo.protocol import parse as parse_intent
+
+    url = redis_url.replace("/0", "/3")
+    redis.Redis.from_url(url).flushdb()
+    settings = {"TESTING": True, "REDIS_URL": url, "BOT_DELAY": 60.0, "REVEAL_PAUSE": 60.0}
+    # Two processes of one host: one SQL file (players, history), one Redis (live tables).
+    apps = [create_app({**settings, "DATABASE": str(tmp_path / "one.sqlite")}) for _ in "ab"]
+    hubs = [app.extensions["liarsdice_hub"] for app in apps]
+    try:
+        body = {
+            "nickname": "Iris",
+            "preset": "dudo",
+            "seats": 2,
+            "bot_kind": "none",
+            "public": True,
+        }
+        made = apps[0].test_client().post("/api/tables", json=body).json
+        sat = (
+            apps[1]
+            .test_client()
+            .post(f"/api/tables/{made['code']}/seat", json={"nickname": "Knox"})
+        )
+        assert sat.status_code == 200, sat.json
+        driver, copy = (hub.get(made["code"]) for hub in hubs)
+        assert driver.driving and not copy.driving
+        reads = []
+        real_table = hubs[1].store.table
+        monkeypatch.setattr(hubs[1].store, "table", lambda *a: reads.append(a) or real_table(*a))
+        driver.start_now()
+        wait_until(lambda: copy.version == driver.version and copy.game is not None)
+        assert copy.game.events == driver.game.events and reads == []  # from announcements only
+        turn = driver.game.state.round.turn
+        legal = [b for b in engine.legal_bids(driver.config.rules, driver.game.state, turn)][:2]
+        conns = [Conn(), Conn()]
+        for conn, table in zip(conns, (driver, copy), strict=True):
+            conn.seat = next(s.index for s in table.seats if s.name == turn)
+        # The copy misses the next announcement (as if it had not arrived yet) ...
+        monkeypatch.setattr(copy, "sync", lambda *a, **k: None)
+        bid = {"v": 1, "type": "bid", "quantity": legal[0].quantity, "face": legal[0].face}
+        driver.handle(conns[0], parse_intent(json.dumps(bid)))
+        assert not [m for m in conns[0].sent if m["type"] == "error"]
+        # ... and a different bid of the same seat reaches it: the store refuses its commit, the
+        # copy reloads, and the engine refuses the bid on the fresh state with its reason.
+        other = {**bid, "quantity": legal[1].quantity, "face": legal[1].face}
+        copy.handle(conns[1], parse_intent(json.dumps(other)))
+        assert [m["error"] for m in conns[1].sent if m["type"] == "error"] == [f"not {turn}'s turn"]
+        assert copy.game.events == driver.game.events and copy.version == driver.version
+        assert len(reads) == 1  # the one reload
+        # A refusal judged on a copy that is behind is judged again on the fresh state.
+        monkeypatch.undo()
+        monkeypatch.setattr(copy, "sync", lambda *a, **k: None)
+        nxt = driver.game.state.round.turn
+        conns[0].seat = next(s.index for s in driver.seats if s.name == nxt)
+        raise_bid = engine.legal_bids(driver.config.rules, driver.game.state, nxt)[0]
+        move = {"v": 1, "type": "bid", "quantity": raise_bid.quantity, "face": raise_bid.face}
+        driver.handle(conns[0], parse_intent(json.dumps(move)))  # the copy does not hear of it
+        then = driver.game.state.round.turn
+        conns[1].seat = next(s.index for s in copy.seats if s.name == then)
+        conns[1].sent.clear()
+        copy.handle(
+            conns[1], parse_intent(json.dumps({"v": 1, "type": "call", "kind": "challenge"}))
+        )
+        assert not [m for m in conns[1].sent if m["type"] == "error"]
+        wait_until(lambda: driver.version == copy.version)
+        assert copy.game.events == driver.game.events
+    finally:
+        for hub in hubs:
+            hub.shutdown()

@@ -3,17 +3,19 @@
 Used when the hub's store is Redis (``REDIS_URL``). Contract:
 
 - **Leases.** Every :data:`LEASE_SECONDS` / 3 each process renews the leases it holds and tries to
-  take every lease nobody holds (one Redis round trip each). The holder of a table's lease
-  *drives* it: its clock, its bots, saving its finished game, closing it when idle. A process
-  that dies stops renewing; within :data:`LEASE_SECONDS` its leases expire and the next tick of
-  another process takes them and drives the tables on (:meth:`TableStorage.drive`), so a table is
-  driven again at most ``LEASE_SECONDS * 4 / 3`` seconds after its driver died. A process that
-  stops cleanly releases its leases first, so others take over at their next tick.
+  take every lease nobody holds (one Redis round trip each), on a thread of its own, so a busy
+  scheduler cannot make it late. The holder of a table's lease *drives* it: its clock, its bots,
+  saving its finished game, closing it when idle. A process that dies stops renewing; within
+  :data:`LEASE_SECONDS` its leases expire and the next tick of another process takes them and
+  drives the tables on (:meth:`TableStorage.drive`), so a table is driven again at most
+  ``LEASE_SECONDS * 4 / 3`` seconds after its driver died. A process that stops cleanly releases
+  its leases first, so others take over at their next tick.
 - **Copies in step.** A process holds a copy of every table it drives or that one of its sockets
   or pages asked for. Each commit is announced on the table's channel; the listener hands the
   announcement of a table this process holds to a scheduler worker, which catches the copy up
-  (:meth:`TableStorage.sync`) and sends this process's sockets their new views. Announcements of
-  other tables are dropped unread.
+  (:meth:`TableStorage.sync`: from the announcement itself, which carries the change, or from
+  Redis if this copy missed one) and sends this process's sockets their new views.
+  Announcements of other tables are dropped unread.
 - **Conflicts** between processes are settled by the store's version check (see
   :mod:`liarsdice_demo.table_storage`).
 """
@@ -24,6 +26,7 @@ import logging
 import os
 import secrets
 import socket
+import threading
 from typing import Any
 
 import redis
@@ -43,9 +46,11 @@ class Cluster:
         self.node = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         """This process's name in leases."""
         self.lease_seconds = float(hub.settings.get("LEASE_SECONDS", LEASE_SECONDS))
-        self._stopped = False
+        self._stopped = threading.Event()
         self.store.listen(self._announced)
-        hub.scheduler.call_later(0, self._tick)
+        self._leases = threading.Thread(target=self._keep_leases, name="liarsdice-leases")
+        self._leases.daemon = True
+        self._leases.start()
 
     @property
     def _ms(self) -> int:
@@ -55,23 +60,24 @@ class Cluster:
         """Take the lease of a new table made here; True if this process now drives it."""
         return bool(self.store.acquire([code], self.node, self._ms))
 
-    def _tick(self) -> None:
-        """Renew this process's leases, take the free ones, and schedule the next tick."""
-        if self._stopped:
-            return
-        try:
-            self._renew_and_take()
-        except redis.RedisError as problem:
-            log.warning("table leases: %s", problem)
-        finally:
-            self.hub.scheduler.call_later(self.lease_seconds / 3, self._tick)
+    def _keep_leases(self) -> None:
+        """Renew this process's leases and take the free ones, every third of a lease."""
+        while not self._stopped.is_set():
+            try:
+                self._renew_and_take()
+            except redis.RedisError as problem:
+                log.warning("table leases: %s", problem)
+            self._stopped.wait(self.lease_seconds / 3)
 
     def _renew_and_take(self) -> None:
         driven = [table.code for table in self.hub.tables() if table.driving]
         for code in self.store.renew(driven, self.node, self._ms):
             table = self.hub.local(code)
             if table is not None:
-                log.warning("table %s: lease lost, another process drives it", code)
+                holder = self.store.holder(code)
+                log.warning(
+                    "table %s: lease lost (now held by %s): this process stops", code, holder
+                )
                 table.stop_driving()
         free = [code for code in self.store.codes() if code not in driven]
         for code in self.store.acquire(free, self.node, self._ms):
@@ -93,13 +99,14 @@ class Cluster:
             self.hub.forget(code)
             table.close("this table has closed: start a new one from the lobby")
             return
-        version, at = data.split()
-        if int(version) > table.version:
-            self.hub.scheduler.submit(lambda: table.sync(int(version), float(at)))
+        version, at, change = self.store.change(code, data)
+        if version > table.version:
+            self.hub.scheduler.submit(lambda: table.sync(version, at, change))
 
     def shutdown(self) -> None:
-        """Stop ticking and release this process's leases (others take the tables over)."""
-        self._stopped = True
+        """Stop keeping leases and release this process's (others take the tables over)."""
+        self._stopped.set()
+        self._leases.join(10)
         driven = [table.code for table in self.hub.tables() if table.driving]
         try:
             self.store.release(driven, self.node)

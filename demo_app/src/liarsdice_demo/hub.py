@@ -120,6 +120,7 @@ class TableHub:
             if self.cluster is not None:
                 table.driving = self.cluster.claim(code)
             self._tables[code] = table
+        table.save()
         if host is not None:
             table.sit(*host)
         if start:
@@ -165,12 +166,14 @@ class TableHub:
         code = code.upper()
         with self._lock:
             table = self._tables.get(code)
-            if table is None and self.cluster is not None:
-                stored = self.store.table(code)
-                table = None if stored is None else self._rebuild(stored)
-                if table is not None:
-                    self._tables[code] = table
+        if table is not None or self.cluster is None:
             return table
+        stored = self.store.table(code)  # outside the lock: other tables do not wait on Redis
+        loaded = None if stored is None else self._rebuild(stored)
+        if loaded is None:
+            return None
+        with self._lock:
+            return self._tables.setdefault(code, loaded)
 
     def local(self, code: str) -> TableSession | None:
         """This process's copy of table ``code``, if it holds one."""

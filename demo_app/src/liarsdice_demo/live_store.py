@@ -119,6 +119,14 @@ class LiveStore:
             )
         return version + 1
 
+    def version(self, code: str) -> int:
+        """The stored version of table ``code`` (0 if it is not stored)."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT version FROM live_tables WHERE code = ?", (code,)
+            ).fetchone()
+        return int(row["version"]) if row else 0
+
     def drop(self, code: str) -> None:
         """Forget table ``code`` and its events."""
         with self._lock, write_transaction(self._conn):

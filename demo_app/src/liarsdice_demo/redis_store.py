@@ -12,8 +12,9 @@ Contract: the contract of :class:`~liarsdice_demo.live_store.LiveStore` (``reser
   game ``g`` under the entry id ``g-(i+1)`` (field ``e``: the event as JSON);
 - ``{prefix}lease:{code}``: the id of the process that drives the table (its clock and bots),
   with an expiry (:meth:`RedisStore.acquire`, :meth:`RedisStore.renew`, :meth:`RedisStore.release`);
-- the channel ``{prefix}changed:{code}``: each commit publishes ``"<new version> <Redis's
-  clock, in seconds>"`` there, and :meth:`RedisStore.drop` publishes ``closed``.
+- the channel ``{prefix}changed:{code}``: each commit publishes the change there, as lines: ``<new
+  version> <Redis's clock, in seconds> <first>``, the record, then each new event (all JSON, one
+  per line; see :meth:`RedisStore.change`); :meth:`RedisStore.drop` publishes ``closed``.
 
 :meth:`RedisStore.commit` is one Lua script, so it is atomic: it checks the version, writes, and
 publishes. Two processes changing one table at once are ordered by Redis: one commit succeeds, the
@@ -52,7 +53,10 @@ end
 redis.call('HSET', KEYS[1], 'record', ARGV[3], 'version', version + 1, 'game', game)
 redis.call('ZADD', KEYS[3], 'NX', ARGV[6], ARGV[1])
 local now = redis.call('TIME')
-redis.call('PUBLISH', KEYS[4], (version + 1) .. ' ' .. now[1] .. '.' .. string.format('%06d', now[2]))
+local at = now[1] .. '.' .. string.format('%06d', now[2])
+local change = {(version + 1) .. ' ' .. at .. ' ' .. first, ARGV[3]}
+for i = 7, #ARGV do change[#change + 1] = ARGV[i] end
+redis.call('PUBLISH', KEYS[4], table.concat(change, '\\n'))
 return version + 1
 """
 
@@ -124,6 +128,10 @@ class RedisStore:
                 raise
             raise StoreConflict(str(clash).removeprefix("CONFLICT ")) from None
 
+    def version(self, code: str) -> int:
+        """The stored version of table ``code`` (0 if it is not stored)."""
+        return int(self._redis.hget(self._key("table", code), "version") or 0)
+
     def drop(self, code: str) -> None:
         """Forget table ``code`` (its record, events, lease and code) and announce it closed."""
         with self._redis.pipeline() as pipe:
@@ -142,6 +150,7 @@ class RedisStore:
         """Stop listening and close the connection pool."""
         if self._pubsub is not None:
             self._pubsub.stop()
+            self._pubsub.join(2.0)
         self._redis.close()
 
     # --- what several processes need -------------------------------------------------------------
@@ -208,9 +217,21 @@ class RedisStore:
         found = self._redis.get(self._key("lease", code))
         return None if found is None else str(found)
 
+    @staticmethod
+    def change(code: str, message: str) -> tuple[int, float, StoredTable]:
+        """An announced change of table ``code``: its version, when it was committed (Redis's
+        clock) and the change itself (the record, and the new events from ``first``)."""
+        head, record, *events = message.split("\n")
+        version, at, first = head.split()
+        rows = [json.loads(event) for event in events]
+        change = StoredTable(
+            code, json.loads(record), from_data(rows, list[Event]), int(version), int(first)
+        )
+        return int(version), float(at), change
+
     def listen(self, changed: Callable[[str, str], None]) -> None:
-        """Call ``changed(code, message)`` (``message``: ``"<version> <time>"``, or ``closed``)
-        for every table's announcement, on a thread of its own, until :meth:`close`."""
+        """Call ``changed(code, message)`` (``message``: a change for :meth:`change`, or
+        ``closed``) for every table's announcement, on a thread of its own, until :meth:`close`."""
         pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
         start = len(self._key("changed", ""))
 
@@ -219,7 +240,7 @@ class RedisStore:
 
         pubsub.psubscribe(**{self._key("changed", "*"): deliver})
         self._pubsub = pubsub.run_in_thread(
-            sleep_time=1.0, daemon=True, exception_handler=_listener_failed
+            sleep_time=0.25, daemon=True, exception_handler=_listener_failed
         )
 
 

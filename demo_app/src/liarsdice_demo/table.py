@@ -141,6 +141,8 @@ class TableSession(TableStorage):
         self._version = 0
         self._stored_events = 0
         self._stored_record: dict[str, Any] | None = None
+        self._announce: list[dict[str, Any]] = []
+        """Messages for every connection, sent (after the store's commit) by the next broadcast."""
 
     # --- seats -----------------------------------------------------------------------------------
 
@@ -440,7 +442,7 @@ class TableSession(TableStorage):
             if isinstance(event, RoundResolved):
                 self._resolutions += 1
                 self._reveal = self._reveal_message(event, matching)
-                self._send_all(self._reveal)
+                self._announce.append(self._reveal)
             elif isinstance(event, Eliminated):
                 self._eliminated.append((event.player, self._resolutions))
         if game.over:
@@ -588,7 +590,7 @@ class TableSession(TableStorage):
             f"{self._moves} moves, the most they allow {limit.explain()}. The game is not {saved}."
         )
         self._log.append(f"The game is stopped: no winner after {self._moves} moves.")
-        self._send_all(message("stopped", reason=self.stopped, moves=self._moves))
+        self._announce.append(message("stopped", reason=self.stopped, moves=self._moves))
         self._broadcast()
 
     def _places(self, winner: str) -> dict[str, int]:
@@ -697,17 +699,15 @@ class TableSession(TableStorage):
                 offered[key] = choices
         return offered
 
-    def _send_all(self, data: dict[str, Any]) -> None:
-        self._persist()
-        for seat in self.seats:
-            if seat is not None:
-                for conn in list(seat.conns):
-                    conn.send(data)
-        for conn in list(self._spectators):
-            conn.send(data)
-
     def _broadcast(self) -> None:
+        """Store what changed, then send every connection the announcements waiting (a reveal,
+        a stop) and its own state."""
         self._persist()
+        announce, self._announce = self._announce, []
+        everyone = [conn for seat in self.seats if seat is not None for conn in seat.conns]
+        for data in announce:
+            for conn in [*everyone, *self._spectators]:
+                conn.send(data)
         public = None
         for seat in self.seats:
             if seat is not None and seat.conns:

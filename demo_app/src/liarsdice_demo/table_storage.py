@@ -16,6 +16,8 @@ that was stored before a restart), resuming its clock with the time it had left,
 
 from __future__ import annotations
 
+import functools
+import json
 import secrets
 import threading
 import time
@@ -78,7 +80,7 @@ class TableStorage:
 
     # Provided by TableSession:
     _broadcast: Callable[[], None]
-    _send_all: Callable[[dict[str, Any]], None]
+    _announce: list[dict[str, Any]]
     _narrate: Callable[[list[Event]], None]
     _pause: Callable[[float], None]
     _next_turn: Callable[..., None]
@@ -135,15 +137,24 @@ class TableStorage:
         self._stored_record = record
         self._stored_events += len(events)
 
+    def save(self) -> None:
+        """Store this table now (a new table: before anyone is told its code)."""
+        self._retrying(self._persist)
+
     def _retrying(self, work: Callable[[], T]) -> T:
-        """``work()`` under the table's lock; if another process changed the table first, reload
-        it and run ``work()`` once more (a second conflict is raised)."""
+        """``work()`` under the table's lock. If another process changed the table first (the
+        commit is refused, or ``work`` refuses with a ``ValueError`` while the store holds a
+        newer version), reload the table and run ``work()`` once more on the fresh state."""
         with self.lock:
             try:
                 return work()
             except StoreConflict:
                 self.refresh()
-                return work()
+            except ValueError:  # TableError, IllegalAction: judged on a copy that was behind?
+                if self.hub.store.version(self.code) <= self._version:
+                    raise
+                self.refresh()
+            return work()
 
     @classmethod
     def restore(cls, stored: StoredTable, hub: Any) -> Any:
@@ -151,7 +162,7 @@ class TableStorage:
         ``ConfigError`` if its rules cannot be built here (a variant not installed) and
         ``InvalidEvent`` if its events are not a game's log."""
         record = stored.record
-        config = parse_config(record["config"])
+        config = _config(json.dumps(record["config"], sort_keys=True))
         table = cls(  # type: ignore[call-arg]
             stored.code,
             config,
@@ -165,8 +176,9 @@ class TableStorage:
         return table
 
     def refresh(self) -> None:
-        """Reload this table from the store (it changed elsewhere); then drive it on, if this
-        process drives it. A table the store no longer holds is closed."""
+        """Reload this table from the store (it changed elsewhere), drive it on if this process
+        drives it, and send the sockets here the fresh state. A table the store no longer holds
+        is closed."""
         with self.lock:
             stored = self.hub.store.table(self.code)
             if stored is None:
@@ -176,15 +188,28 @@ class TableStorage:
             self._load(stored)
             if self.driving:
                 self._rearm()
+            self._broadcast()
 
-    def sync(self, version: int, announced: float | None = None) -> None:
+    def sync(
+        self, version: int, announced: float | None = None, change: StoredTable | None = None
+    ) -> None:
         """Catch up with what another process stored as ``version`` or later (the new events,
         the record), tell this process's sockets, and re-arm the clock if this process drives
-        the table (``announced``: when the change was committed, for the load benchmark)."""
+        the table. ``change``: the announced change itself (its record, and its events from
+        ``first``), used when it follows this copy's version, else the store is read;
+        ``announced``: when the change was committed, for the load benchmark."""
         with self.lock:
             if version <= self._version:
                 return  # caught up already
-            stored = self.hub.store.table(self.code, self.game_no, self._stored_events)
+            stored = change if change is not None and self._continues(change) else None
+            if stored is None:
+                stored = self.hub.store.table(self.code, self.game_no, self._stored_events)
+            if (
+                stored is not None
+                and stored.first
+                and not self._continues(stored, any_version=True)
+            ):
+                stored = self.hub.store.table(self.code)  # this copy cannot follow: take it all
             if stored is None:
                 self.hub.forget(self.code)
                 self.close("this table has closed: start a new one from the lobby")
@@ -197,24 +222,39 @@ class TableStorage:
             stopped = self.status != "stopped" and stored.record["status"] == "stopped"
             self._load(stored)
             if resolved and self._reveal is not None:
-                self._send_all(self._reveal)
+                self._announce.append(self._reveal)
             if stopped:
-                self._send_all(message("stopped", reason=self.stopped, moves=self._moves))
-            if self.driving:
-                self._rearm()
-            self._broadcast()
+                self._announce.append(message("stopped", reason=self.stopped, moves=self._moves))
+            try:
+                if self.driving:
+                    self._rearm()
+                self._broadcast()
+            except StoreConflict:  # the driver changed it meanwhile: start from what is stored
+                self.refresh()
             if announced is not None:
                 self.hub.record_latency([time.time() - announced], "fanout")
+
+    def _continues(self, stored: StoredTable, any_version: bool = False) -> bool:
+        """True when ``stored`` (a change from position ``first``) follows this copy: the next
+        version (unless ``any_version``), and the events after those this copy holds."""
+        if not any_version and stored.version != self._version + 1:
+            return False
+        if stored.record["game"] != self.game_no:
+            return stored.first == 0
+        held = len(self.game.events) if self.game is not None else 0
+        return stored.first == held == self._stored_events
 
     def _load(self, stored: StoredTable) -> None:
         """Take every field from ``stored`` (the game: only its new events, when ``stored``
         continues the game this table holds); jobs scheduled before do nothing any more."""
         record = stored.record
         self._gen += 1
+        self._announce = []
         self.touched = time.monotonic()
         self.uid, self.join_key, self.created = record["uid"], record["join_key"], record["created"]
         self._banned = set(record["banned"])
-        self._load_seats(record["seats"])
+        if record["seats"] != [seat.to_data() if seat else None for seat in self.seats]:
+            self._load_seats(record["seats"])
         self.status, self.stopped = record["status"], record["stopped"]
         self._moves, self._reveal = record["moves"], record["reveal"]
         self.game_id, self.ratings = record["game_id"], record["ratings"]
@@ -321,3 +361,10 @@ def summarize(code: str, record: dict[str, Any]) -> dict[str, Any]:
         "bot_kind": config["bot_kind"],
         "public": record["public"],
     }
+
+
+@functools.lru_cache(maxsize=256)
+def _config(data: str) -> TableConfig:
+    """The table config of ``data`` (JSON), built once per distinct config: a process loading
+    many tables of one combination builds its ruleset once."""
+    return parse_config(json.loads(data))
