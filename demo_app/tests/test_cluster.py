@@ -159,11 +159,15 @@ def test_players_on_two_processes_play_one_game(servers: Servers) -> None:
     one, two = servers.start(), servers.start()
     made, sat = table_with_two_players(one, two)
     code = made["code"]
-    # The lobby of either process lists the table (the shared store), with both seats taken.
+    # The lobby of either process lists the table (the shared store, read at most once a
+    # second), with both seats taken.
     for host in (one, two):
-        with urllib.request.urlopen(f"http://{host}/api/tables", timeout=5) as answer:
-            listed = json.loads(answer.read())["tables"]
-        assert [(t["code"], t["taken"]) for t in listed] == [(code, 2)]
+
+        def listed(host: str = host) -> list[tuple[str, int]]:
+            with urllib.request.urlopen(f"http://{host}/api/tables", timeout=5) as answer:
+                return [(t["code"], t["taken"]) for t in json.loads(answer.read())["tables"]]
+
+        wait_until(lambda: listed() == [(code, 2)], 5.0, pause=0.3)
     iris = WSPlayer(one, code, made["seat_token"]).connect()
     knox = WSPlayer(two, code, sat["seat_token"]).connect()
     try:
@@ -321,11 +325,11 @@ class Conn:
         pass
 
 
-def wait_until(check: Any, seconds: float = 10.0) -> None:
+def wait_until(check: Any, seconds: float = 10.0, pause: float = 0.01) -> None:
     deadline = time.monotonic() + seconds
     while not check():
         assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
+        time.sleep(pause)
 
 
 def test_a_stale_copy_is_refused_then_judges_the_move_again(

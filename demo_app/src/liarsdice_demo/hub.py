@@ -34,10 +34,8 @@ from flask import Flask, current_app
 
 from liarsdice.reducer import InvalidEvent
 from liarsdice_demo import history
-from liarsdice_demo.cluster import Cluster
 from liarsdice_demo.composition import ConfigError, TableConfig
 from liarsdice_demo.live_store import LiveStore
-from liarsdice_demo.redis_store import RedisStore
 from liarsdice_demo.scheduler import Scheduler
 from liarsdice_demo.table import TableSession
 from liarsdice_demo.table_storage import summarize
@@ -55,6 +53,8 @@ FINISHED_SECONDS = 600.0
 """A table whose game is over (or stopped) closes this long after its last action."""
 SWEEP_SECONDS = 60.0
 KEY = "liarsdice_hub"
+RECORDS_SECONDS = 1.0
+"""How long the shared store's list of tables is reused (the lobby, the caps)."""
 
 log = logging.getLogger(__name__)
 
@@ -71,13 +71,17 @@ class TableHub:
     def __init__(self, settings: dict[str, Any]) -> None:
         self.settings = settings
         redis_url = settings.get("REDIS_URL")
-        self.store: Any = RedisStore(redis_url) if redis_url else LiveStore(settings["DATABASE"])
+        self.store: Any = _redis_store(redis_url) if redis_url else LiveStore(settings["DATABASE"])
         self.scheduler = Scheduler(workers=settings.get("HUB_WORKERS", 4))
         self._tables: dict[str, TableSession] = {}
         self._lock = threading.Lock()
         self._latency: dict[str, list[float]] = {"action": [], "fanout": []}
-        self.cluster: Cluster | None = None
+        self.cluster: Any = None  # a liarsdice_demo.cluster.Cluster with a shared store
+        self._records: tuple[float, list[tuple[str, dict[str, Any]]]] = (-RECORDS_SECONDS, [])
+        self._records_lock = threading.Lock()
         if redis_url:
+            from liarsdice_demo.cluster import Cluster
+
             self.cluster = Cluster(self)
         else:
             self._restore()
@@ -150,7 +154,7 @@ class TableHub:
         """The creating client of every live table (shared store: every process's), finished
         tables included (they close :data:`FINISHED_SECONDS` after their game)."""
         if self.cluster is not None:
-            return [record["client"] for _, record in self.store.records()]
+            return [record["client"] for _, record in self._shared_records()]
         return [table.client for table in self._tables.values()]
 
     def _new_code(self) -> str:
@@ -175,6 +179,16 @@ class TableHub:
         with self._lock:
             return self._tables.setdefault(code, loaded)
 
+    def _shared_records(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every process's tables (code, record) from the shared store, read at most once per
+        :data:`RECORDS_SECONDS`: the lobby and the caps need a recent list, not a read each."""
+        with self._records_lock:  # not the hub's lock: create() asks while holding that
+            read_at, records = self._records
+            if time.monotonic() - read_at > RECORDS_SECONDS:
+                records = self.store.records()
+                self._records = (time.monotonic(), records)
+            return records
+
     def local(self, code: str) -> TableSession | None:
         """This process's copy of table ``code``, if it holds one."""
         with self._lock:
@@ -194,7 +208,7 @@ class TableHub:
         """Summaries of the public tables waiting or playing, newest first: all the lobby may
         show (shared store: every process's tables)."""
         if self.cluster is not None:
-            found = [summarize(code, r) for code, r in reversed(self.store.records())]
+            found = [summarize(code, r) for code, r in reversed(self._shared_records())]
         else:
             found = [table.summary() for table in self.tables()]
         return [t for t in found if t["public"] and t["status"] in LIVE]
@@ -244,6 +258,14 @@ class TableHub:
 def _expired(table: TableSession, now: float) -> bool:
     idle = now - table.touched
     return idle > IDLE_SECONDS or (table.status not in LIVE and idle > FINISHED_SECONDS)
+
+
+def _redis_store(url: str) -> Any:
+    """The Redis store at ``url``; redis-py is imported only here, so a server without Redis
+    never imports it (and gevent patches the standard library before it is imported)."""
+    from liarsdice_demo.redis_store import RedisStore
+
+    return RedisStore(url)
 
 
 def init_app(app: Flask) -> None:
