@@ -182,6 +182,14 @@ def test_players_on_two_processes_play_one_game(servers: Servers) -> None:
         finals = [latest(p) for p in (iris, knox)]
         assert finals[0]["view"]["winner"] == finals[1]["view"]["winner"] is not None
         assert any(m["type"] == "reveal" for m in knox.messages)  # fanned out from process 1
+        # Each sees the other connected, though on another process: a rematch needs both.
+        for state in finals:
+            assert [s["connected"] for s in state["table"]["seats"][:2]] == [True, True]
+        iris.send("rematch")
+        wait_until(lambda: latest(knox)["table"]["seats"][0]["rematch"])
+        assert latest(knox)["table"]["status"] == "over"  # Iris alone cannot restart
+        knox.send("rematch")
+        wait_until(lambda: latest(iris)["table"]["status"] == "playing")
     finally:
         iris.close()
         knox.close()
@@ -317,12 +325,13 @@ class Conn:
         self.table: Any = None
         self.greeted = False
         self.sent: list[dict[str, Any]] = []
+        self.closed: int | None = None
 
     def send(self, data: dict[str, Any]) -> None:
         self.sent.append(data)
 
     def abandon(self, code: int = 1000, reason: str = "") -> None:
-        pass
+        self.closed = code
 
 
 def wait_until(check: Any, seconds: float = 10.0, pause: float = 0.01) -> None:
@@ -404,3 +413,54 @@ def test_a_stale_copy_is_refused_then_judges_the_move_again(
     finally:
         for hub in hubs:
             hub.shutdown()
+
+
+def test_a_move_while_redis_is_down_is_refused_and_the_copy_dropped(tmp_path: Path) -> None:
+    from liarsdice_demo import create_app
+    from liarsdice_demo.protocol import parse as parse_intent
+
+    from .conftest import REDIS_SERVER
+
+    if REDIS_SERVER is None:
+        pytest.skip("needs redis-server (apt-get install redis-server)")
+    port = free_port()
+    server = subprocess.Popen(
+        [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", ""],
+        stdout=subprocess.DEVNULL,
+    )
+    wait_until(lambda: redis_answers(port))
+    url = f"redis://127.0.0.1:{port}/0"
+    settings = {"TESTING": True, "REDIS_URL": url, "BOT_DELAY": 60.0, "REVEAL_PAUSE": 60.0}
+    app = create_app({**settings, "DATABASE": str(tmp_path / "one.sqlite")})
+    hub = app.extensions["liarsdice_hub"]
+    try:
+        body = {"nickname": "Iris", "preset": "dudo", "seats": 2, "bot_kind": "random"}
+        made = app.test_client().post("/api/tables", json=body).json
+        table = hub.get(made["code"])
+        table.start_now()
+        wait_until(lambda: table.game.state.round.turn == "Iris")
+        tab = Conn()
+        table.attach(tab, made["seat_token"])
+        server.terminate()
+        server.wait(10)
+        bid = engine.legal_bids(table.config.rules, table.game.state, "Iris")[0]
+        move = {"v": 1, "type": "bid", "quantity": bid.quantity, "face": bid.face}
+        table.handle(tab, parse_intent(json.dumps(move)))
+        errors = [m["error"] for m in tab.sent if m["type"] == "error"]
+        assert errors == [
+            "the server cannot reach its table store: nothing was played, try again soon"
+        ]
+        assert hub.local(made["code"]) is None and tab.closed == 1012  # players reconnect
+        page = app.test_client().get(f"/t/{made['code']}")
+        assert page.status_code == 503 and "Retry-After" in page.headers
+    finally:
+        if server.poll() is None:
+            server.terminate()
+        hub.shutdown()
+
+
+def redis_answers(port: int) -> bool:
+    try:
+        return bool(redis.Redis(port=port).ping())
+    except redis.RedisError:
+        return False

@@ -38,6 +38,20 @@ from .test_served import free_port, post
 SETTINGS = {"TESTING": True, "BOT_DELAY": 0.0, "REVEAL_PAUSE": 0.0}
 
 
+class Tab:
+    """A socket stand-in that drops what it is sent."""
+
+    seat: int | None = None
+    table: Any = None
+    greeted = False
+
+    def send(self, data: Any) -> None:
+        pass
+
+    def abandon(self, code: int = 1000, reason: str = "") -> None:
+        pass
+
+
 def hub_of(app: Any) -> Any:
     return app.extensions["liarsdice_hub"]
 
@@ -54,9 +68,11 @@ def test_a_table_comes_back_after_a_restart_and_plays_on(tmp_path: Path) -> None
     while table.game.state.round.turn != "Iris" or table.game.state.round.over:
         assert time.monotonic() < deadline
         time.sleep(0.01)
+    table.attach(Tab(), token)  # Iris has the table open: her seat shows as connected
     with table.lock:
         events, dice = list(table.game.events), table.own_dice("Iris")
         left = table._deadline - time.monotonic()
+        assert table.seats[0].public(True)["connected"]
     hub.shutdown()  # the process stops: nothing more is written
 
     second = create_app({**SETTINGS, "DATABASE": database})
@@ -67,6 +83,7 @@ def test_a_table_comes_back_after_a_restart_and_plays_on(tmp_path: Path) -> None
         assert again.own_dice("Iris") == dice
         assert [s.name for s in again.seats] == [s.name for s in table.seats]
         assert again._seat_by_token(token) is again.seats[0]
+        assert not again.seats[0].public(True)["connected"]  # her socket died with the process
         assert again.join_key == table.join_key and again.uid == table.uid
         remaining = again._deadline - time.monotonic()
         assert min(RESUME_GRACE, 120) - 1 <= remaining <= left + 0.5  # what was left, not more

@@ -51,6 +51,7 @@ class Hub:
     def __init__(self) -> None:
         self.settings = {"BOT_DELAY": 0, "REVEAL_PAUSE": 0}
         self.store = LiveStore(":memory:")
+        self.node = "here"
         self.scheduler = ManualScheduler()
 
     def record_latency(self, delays: list[float]) -> None:

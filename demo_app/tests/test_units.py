@@ -74,6 +74,7 @@ class FakeHub:
     def __init__(self) -> None:
         self.settings = {"BOT_DELAY": 0, "REVEAL_PAUSE": 0}
         self.store = LiveStore(":memory:")
+        self.node = "here"
 
 
 def test_places_follow_the_order_of_elimination_and_share_a_call() -> None:

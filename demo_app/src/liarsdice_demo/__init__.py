@@ -15,8 +15,8 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, render_template
-from werkzeug.exceptions import HTTPException
+from flask import Flask, Response, make_response, render_template
+from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from liarsdice_demo import (
     admission,
@@ -31,6 +31,7 @@ from liarsdice_demo import (
     players,
     sockets,
 )
+from liarsdice_demo.live_store import StoreUnavailable
 
 DEFAULTS: dict[str, Any] = {
     "BOT_DELAY": 0.9,
@@ -81,6 +82,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     @app.errorhandler(HTTPException)
     def _error(error: HTTPException) -> tuple[str, int]:
         return render_template("error.html", error=error), error.code or 500
+
+    @app.errorhandler(StoreUnavailable)
+    def _store_down(problem: StoreUnavailable) -> Response:
+        down = ServiceUnavailable("The table store cannot be reached: try again in a moment.")
+        answer = make_response(render_template("error.html", error=down), 503)
+        answer.headers["Retry-After"] = "5"
+        return answer
 
     return app
 

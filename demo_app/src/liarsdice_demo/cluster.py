@@ -23,9 +23,6 @@ Used when the hub's store is Redis (``REDIS_URL``). Contract:
 from __future__ import annotations
 
 import logging
-import os
-import secrets
-import socket
 import threading
 from typing import Any
 
@@ -43,8 +40,8 @@ class Cluster:
     def __init__(self, hub: Any) -> None:
         self.hub = hub
         self.store = hub.store
-        self.node = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
-        """This process's name in leases."""
+        self.node: str = hub.node
+        """This process's name in leases, seats and its heartbeat."""
         self.lease_seconds = float(hub.settings.get("LEASE_SECONDS", LEASE_SECONDS))
         self._stopped = threading.Event()
         self.store.listen(self._announced)
@@ -65,12 +62,19 @@ class Cluster:
         while not self._stopped.is_set():
             try:
                 self._renew_and_take()
-            except redis.RedisError as problem:
+            except Exception as problem:  # Redis away, or a bug: log it, never stop keeping
                 log.warning("table leases: %s", problem)
             self._stopped.wait(self.lease_seconds / 3)
 
     def _renew_and_take(self) -> None:
-        driven = [table.code for table in self.hub.tables() if table.driving]
+        self.store.beat(self.node, self._ms)
+        tables = [table for table in self.hub.tables() if table.driving]
+        nodes = {node for table in tables for seat in table.seats if seat for node in seat.nodes}
+        alive = self.store.alive(nodes)
+        for table in tables:  # seats whose sockets were in a process that died
+            if any(set(seat.nodes) - alive for seat in table.seats if seat):
+                table.keep_nodes(alive.__contains__)
+        driven = [table.code for table in tables]
         for code in self.store.renew(driven, self.node, self._ms):
             table = self.hub.local(code)
             if table is not None:

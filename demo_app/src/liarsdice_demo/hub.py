@@ -25,7 +25,9 @@ not installed) is left in the store and logged.
 from __future__ import annotations
 
 import logging
+import os
 import secrets
+import socket
 import threading
 import time
 from typing import Any
@@ -35,7 +37,7 @@ from flask import Flask, current_app
 from liarsdice.reducer import InvalidEvent
 from liarsdice_demo import history
 from liarsdice_demo.composition import ConfigError, TableConfig
-from liarsdice_demo.live_store import LiveStore
+from liarsdice_demo.live_store import LiveStore, StoreUnavailable
 from liarsdice_demo.scheduler import Scheduler
 from liarsdice_demo.table import TableSession
 from liarsdice_demo.table_storage import summarize
@@ -76,6 +78,8 @@ class TableHub:
         self._tables: dict[str, TableSession] = {}
         self._lock = threading.Lock()
         self._latency: dict[str, list[float]] = {"action": [], "fanout": []}
+        self.node = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        """This process's name: in seats (where their sockets are) and in leases."""
         self.cluster: Any = None  # a liarsdice_demo.cluster.Cluster with a shared store
         self._records: tuple[float, list[tuple[str, dict[str, Any]]]] = (-RECORDS_SECONDS, [])
         self._records_lock = threading.Lock()
@@ -93,6 +97,7 @@ class TableHub:
             table = self._rebuild(stored)
             if table is not None:
                 self._tables[stored.code] = table
+                table.keep_nodes(lambda node: node == self.node)  # no socket outlives a restart
                 table.drive()
         if self._tables:
             log.info("restored %d live tables", len(self._tables))
@@ -125,6 +130,8 @@ class TableHub:
                 table.driving = self.cluster.claim(code)
             self._tables[code] = table
         table.save()
+        with self._records_lock:  # the lobby lists it at once
+            self._records = (-RECORDS_SECONDS, [])
         if host is not None:
             table.sit(*host)
         if start:
@@ -172,7 +179,10 @@ class TableHub:
             table = self._tables.get(code)
         if table is not None or self.cluster is None:
             return table
-        stored = self.store.table(code)  # outside the lock: other tables do not wait on Redis
+        try:  # outside the lock: other tables do not wait on Redis
+            stored = self.store.table(code)
+        except Exception as down:  # redis-py's errors: the shared store is unreachable
+            raise StoreUnavailable(f"the table store is unreachable: {down}") from None
         loaded = None if stored is None else self._rebuild(stored)
         if loaded is None:
             return None

@@ -52,6 +52,10 @@ class StoreConflict(RuntimeError):
     """The table changed in the store since the version a commit was made from."""
 
 
+class StoreUnavailable(RuntimeError):
+    """The store cannot be reached (a shared store's server is down): nothing was written."""
+
+
 @attrs.frozen
 class StoredTable:
     """A table as a store holds it: its record, its current game's events (``first`` on: 0 for

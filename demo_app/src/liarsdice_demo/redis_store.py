@@ -12,6 +12,8 @@ Contract: the contract of :class:`~liarsdice_demo.live_store.LiveStore` (``reser
   game ``g`` under the entry id ``g-(i+1)`` (field ``e``: the event as JSON);
 - ``{prefix}lease:{code}``: the id of the process that drives the table (its clock and bots),
   with an expiry (:meth:`RedisStore.acquire`, :meth:`RedisStore.renew`, :meth:`RedisStore.release`);
+- ``{prefix}node:{node}``: a process's heartbeat, with an expiry (:meth:`RedisStore.beat`,
+  :meth:`RedisStore.alive`);
 - the channel ``{prefix}changed:{code}``: each commit publishes the change there, as lines: ``<new
   version> <Redis's clock, in seconds> <first>``, the record, then each new event (all JSON, one
   per line; see :meth:`RedisStore.change`); :meth:`RedisStore.drop` publishes ``closed``.
@@ -33,7 +35,7 @@ import redis
 
 from liarsdice.events import Event
 from liarsdice.serialization import from_data, to_data
-from liarsdice_demo.live_store import StoreConflict, StoredTable
+from liarsdice_demo.live_store import StoreConflict, StoredTable, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +118,7 @@ class RedisStore:
         events: Sequence[Event] = (),
     ) -> int:
         """As :meth:`liarsdice_demo.live_store.LiveStore.commit`, and announced on the table's
-        channel; one atomic script."""
+        channel; one atomic script. :class:`StoreUnavailable` if Redis cannot be reached."""
         rows = [json.dumps(to_data(event, Event)) for event in events]
         keys = [self._key("table", code), self._key("log", code), self._tables]
         keys.append(self._key("changed", code))
@@ -127,6 +129,8 @@ class RedisStore:
             if "CONFLICT" not in str(clash):
                 raise
             raise StoreConflict(str(clash).removeprefix("CONFLICT ")) from None
+        except redis.RedisError as down:
+            raise StoreUnavailable(f"Redis: {down}") from None
 
     def version(self, code: str) -> int:
         """The stored version of table ``code`` (0 if it is not stored)."""
@@ -211,6 +215,19 @@ class RedisStore:
             for code in codes:
                 self._release(keys=[self._key("lease", code)], args=[node], client=pipe)
             pipe.execute()
+
+    def beat(self, node: str, ms: int) -> None:
+        """Say that process ``node`` is alive for the next ``ms`` milliseconds."""
+        self._redis.set(self._key("node", node), 1, px=ms)
+
+    def alive(self, nodes: Sequence[str] | set[str]) -> set[str]:
+        """Those of ``nodes`` whose heartbeat has not expired."""
+        ordered = list(nodes)
+        with self._redis.pipeline(transaction=False) as pipe:
+            for node in ordered:
+                pipe.exists(self._key("node", node))
+            found = pipe.execute()
+        return {node for node, there in zip(ordered, found, strict=True) if there}
 
     def holder(self, code: str) -> str | None:
         """The process that holds table ``code``'s lease, if any."""

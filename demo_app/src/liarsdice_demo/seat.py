@@ -23,6 +23,13 @@ class Seat:
     bot: Any = None
     conns: dict[Any, None] = attrs.field(factory=dict)  # an ordered set: oldest first
     rematch: bool = False
+    nodes: list[str] = attrs.field(factory=list)
+    """The processes where this seat has sockets open (``conns`` are this process's)."""
+
+    @property
+    def present(self) -> bool:
+        """True while the seat's player has a socket open in any process."""
+        return bool(self.conns or self.nodes)
 
     def to_data(self) -> dict[str, Any]:
         """What the store keeps of this seat (no bot, no connections)."""
@@ -34,6 +41,7 @@ class Seat:
             "token_hashes": list(self.token_hashes),
             "bot_kind": self.bot_kind,
             "rematch": self.rematch,
+            "nodes": list(self.nodes),
         }
 
     def public(self, host: bool) -> dict[str, Any]:
@@ -42,7 +50,7 @@ class Seat:
             "name": self.name,
             "kind": self.kind,
             "bot_kind": self.bot_kind,
-            "connected": self.kind == "bot" or bool(self.conns),
+            "connected": self.kind == "bot" or self.present,
             "host": host,
             "rematch": self.rematch,
         }

@@ -34,6 +34,7 @@ from liarsdice_demo.clients import client_key
 from liarsdice_demo.connection import Connection
 from liarsdice_demo.gate import FLOODED, TRY_AGAIN_LATER, MeteredSocket, Refused, SocketGate
 from liarsdice_demo.hub import current_hub
+from liarsdice_demo.live_store import StoreUnavailable
 from liarsdice_demo.protocol import ProtocolError, error, message, parse
 from liarsdice_demo.table import GONE, TableError
 
@@ -90,7 +91,11 @@ def _stop_reader(ws: Any) -> None:
 
 
 def _serve(ws: Any, code: str, gate: SocketGate, client: str) -> None:
-    table = current_hub().get(code)
+    try:
+        table = current_hub().get(code)
+    except StoreUnavailable:
+        _hang_up(ws, TRY_AGAIN_LATER, "the table store is unreachable: try again in a moment")
+        return
     if table is None:
         wait = limits.spend_code_miss()
         if wait is not None:

@@ -54,7 +54,7 @@ from liarsdice.serialization import to_data
 from liarsdice.views import public_events
 from liarsdice_demo import narrate
 from liarsdice_demo.composition import TableConfig
-from liarsdice_demo.live_store import StoreConflict
+from liarsdice_demo.live_store import StoreConflict, StoreUnavailable
 from liarsdice_demo.protocol import Intent, error, message
 from liarsdice_demo.seat import Seat, digest
 from liarsdice_demo.table_storage import TableStorage
@@ -268,7 +268,7 @@ class TableSession(TableStorage):
                 )
             )
             if seat is not None:
-                self._broadcast()
+                self._mark(seat.name)
             else:
                 conn.send(self._state_for(None))
 
@@ -282,7 +282,23 @@ class TableSession(TableStorage):
             for seat in self.seats:
                 if seat is not None and conn in seat.conns:
                     del seat.conns[conn]
-                    self._broadcast()
+                    self._mark(seat.name)
+
+    def _mark(self, name: str) -> None:
+        """Record in seat ``name`` whether this process holds sockets of it (every process's
+        players see who is away), and broadcast."""
+        node = self.hub.node
+
+        def mark() -> None:
+            seat = next((s for s in self.seats if s is not None and s.name == name), None)
+            if seat is not None and bool(seat.conns) != (node in seat.nodes):
+                if seat.conns:
+                    seat.nodes.append(node)
+                else:
+                    seat.nodes.remove(node)
+            self._broadcast()
+
+        self._retrying(mark)
 
     def close(self, reason: str) -> None:
         """Close every connection of this table (code :data:`GONE`): the hub has dropped it."""
@@ -311,6 +327,10 @@ class TableSession(TableStorage):
                 conn.send(error("; ".join(illegal.reasons), intent))
             except StoreConflict:
                 conn.send(error("the table changed at that moment: look again and retry", intent))
+            except StoreUnavailable:
+                text = "the server cannot reach its table store: nothing was played, try again soon"
+                conn.send(error(text, intent))
+                self.abandon("the table store is unreachable: reconnecting")
 
     def _handle(self, conn: Any, intent: Intent) -> None:
         if intent.type == "ping":
@@ -395,7 +415,7 @@ class TableSession(TableStorage):
             raise TableError("a rematch is offered once the game is over")
         seat.rematch = True
         humans = [s for s in self.seats if s is not None and s.kind == "human"]
-        present = [s for s in humans if s.conns] or humans
+        present = [s for s in humans if s.present] or humans
         if all(s.rematch for s in present):
             self._new_game()
         else:

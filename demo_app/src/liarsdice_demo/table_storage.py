@@ -37,6 +37,10 @@ from liarsdice_demo.seat import Seat
 
 T = TypeVar("T")
 
+RESTARTING = 1012
+"""WebSocket close code ("service restart") for sockets of a copy dropped because the store was
+unreachable: clients reconnect."""
+
 RESUME_GRACE = 15.0
 """After a restart or a takeover, a running clock resumes with the time it had left, but never
 less than this (or the whole turn, if shorter): players need a moment to reconnect."""
@@ -81,6 +85,7 @@ class TableStorage:
     # Provided by TableSession:
     _broadcast: Callable[[], None]
     _announce: list[dict[str, Any]]
+    _spectators: set[Any]
     _narrate: Callable[[list[Event]], None]
     _pause: Callable[[float], None]
     _next_turn: Callable[..., None]
@@ -299,9 +304,10 @@ class TableStorage:
         self.seats = loaded
         for gone in before.values():
             for conn in list(gone.conns):
-                conn.send(message("kicked", seat=gone.index, reason="the host removed you"))
+                reason = "the host removed you from this table"
+                conn.send(message("kicked", seat=gone.index, reason=reason))
                 conn.seat = None
-                conn.abandon(4403, "the host removed you from this table")
+                conn.abandon(4403, reason)
 
     def _seat(self, data: dict[str, Any]) -> Seat:
         seat = Seat(**data)
@@ -329,6 +335,30 @@ class TableStorage:
                 self._next_turn(max(left, min(RESUME_GRACE, whole)))
             except StoreConflict:  # it changed since this copy was loaded: drive the new state
                 self.refresh()
+
+    def keep_nodes(self, alive: Callable[[str], bool]) -> None:
+        """Forget the sockets of processes that are gone (``alive(node)`` is false): a restart,
+        or a process that died, cannot tell its players' seats that they left."""
+
+        def forget() -> None:
+            for seat in self.seats:
+                if seat is not None:
+                    seat.nodes = [node for node in seat.nodes if alive(node)]
+            self._broadcast()
+
+        self._retrying(forget)
+
+    def abandon(self, reason: str) -> None:
+        """Drop this process's copy, whose state may hold a change the store never took (it
+        was unreachable): stop driving it, forget it, and close its sockets with 1012 so that
+        players reconnect and load the table afresh once the store is back."""
+        with self.lock:
+            self.driving = False
+            self._gen += 1
+            self.hub.forget(self.code)
+            seated = [conn for seat in self.seats if seat is not None for conn in seat.conns]
+            for conn in [*seated, *self._spectators]:
+                conn.abandon(RESTARTING, reason)
 
     def stop_driving(self) -> None:
         """Another process drives this table now: this one's clock and bot jobs do nothing."""
