@@ -26,7 +26,7 @@ from liarsdice.reducer import replay
 from liarsdice.serialization import from_data
 
 from .conftest import WSPlayer
-from .test_served import free_port, post
+from .test_served import free_port, post, serving
 
 LEASE = 1.5
 """The lease the servers use here (seconds): a dead driver's tables move within LEASE * 4 / 3."""
@@ -54,15 +54,7 @@ class Servers:
         )
         host = f"127.0.0.1:{port}"
         self.procs[host] = proc
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(f"http://{host}/api/catalog", timeout=2).close()
-                return host
-            except OSError:
-                assert proc.poll() is None, (self.folder / f"server-{port}.log").read_text()
-                assert time.monotonic() < deadline, "the server did not start in 30 s"
-                time.sleep(0.2)
+        return serving(proc, host, self.folder / f"server-{port}.log")
 
     def kill(self, host: str) -> None:
         """``kill -9`` the server at ``host``: gunicorn's master and its worker at once."""
@@ -131,6 +123,16 @@ def over(player: WSPlayer) -> bool:
     return any(m["type"] == "state" and m["table"]["status"] == "over" for m in player.messages)
 
 
+def play_to_the_end(players: list[WSPlayer], rng: random.Random) -> None:
+    """Each of ``players`` makes a legal move on their turn until every one sees the game over."""
+    deadline = time.monotonic() + 120
+    while not all(over(player) for player in players):
+        assert time.monotonic() < deadline, "the game did not finish"
+        for player in players:
+            play_on(player, rng)
+        time.sleep(0.02)
+
+
 def saved_games(folder: Path) -> list[list[Event]]:
     with sqlite3.connect(folder / "shared.sqlite") as db:
         rows = db.execute("SELECT events FROM games ORDER BY id").fetchall()
@@ -173,12 +175,7 @@ def test_players_on_two_processes_play_one_game(servers: Servers) -> None:
     try:
         assert iris.expect("welcome")["seat"] == 0 and knox.expect("welcome")["seat"] == 1
         iris.send("start")
-        rng, deadline = random.Random(5), time.monotonic() + 120
-        while not (over(iris) and over(knox)):
-            assert time.monotonic() < deadline, "the game did not finish"
-            play_on(iris, rng)
-            play_on(knox, rng)
-            time.sleep(0.02)
+        play_to_the_end([iris, knox], random.Random(5))
         finals = [latest(p) for p in (iris, knox)]
         assert finals[0]["view"]["winner"] == finals[1]["view"]["winner"] is not None
         assert any(m["type"] == "reveal" for m in knox.messages)  # fanned out from process 1
@@ -207,12 +204,7 @@ def test_one_server_with_two_workers_plays_whole_games(servers: Servers) -> None
             iris.expect("welcome")
             knox.expect("welcome")
             iris.send("start")
-            rng, deadline = random.Random(game), time.monotonic() + 120
-            while not (over(iris) and over(knox)):
-                assert time.monotonic() < deadline, "the game did not finish"
-                play_on(iris, rng)
-                play_on(knox, rng)
-                time.sleep(0.02)
+            play_to_the_end([iris, knox], random.Random(game))
         finally:
             iris.close()
             knox.close()
@@ -252,12 +244,7 @@ def test_the_driver_dies_and_the_other_process_drives_on(servers: Servers) -> No
     iris = WSPlayer(two, code, made["seat_token"]).connect()
     try:
         assert iris.expect("welcome")["seat"] == 0
-        deadline = time.monotonic() + 120
-        while not (over(iris) and over(knox)):
-            assert time.monotonic() < deadline, "the game did not finish after the takeover"
-            play_on(iris, rng)
-            play_on(knox, rng)
-            time.sleep(0.02)
+        play_to_the_end([iris, knox], rng)
     finally:
         iris.close()
         knox.close()

@@ -12,7 +12,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from random import Random
@@ -33,7 +32,7 @@ from liarsdice_demo.redis_store import RedisStore
 from liarsdice_demo.table_storage import RESUME_GRACE
 
 from .conftest import WSPlayer
-from .test_served import free_port, post
+from .test_served import free_port, post, serving
 
 SETTINGS = {"TESTING": True, "BOT_DELAY": 0.0, "REVEAL_PAUSE": 0.0}
 
@@ -223,15 +222,7 @@ def server(request: Any, tmp_path: Path) -> Iterator[Any]:
         proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
         procs.append(proc)
         logs.append(log)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/catalog", timeout=2).close()
-                return f"127.0.0.1:{port}"
-            except OSError:
-                assert proc.poll() is None, (tmp_path / f"server-{port}.log").read_text()
-                assert time.monotonic() < deadline, "the server did not start in 30 s"
-                time.sleep(0.2)
+        return serving(proc, f"127.0.0.1:{port}", tmp_path / f"server-{port}.log")
 
     start.procs = procs  # type: ignore[attr-defined]
     start.redis_url = redis_url  # type: ignore[attr-defined]

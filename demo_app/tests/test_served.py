@@ -34,6 +34,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def serving(proc: subprocess.Popen[bytes], host: str, log: Path) -> str:
+    """``host`` once the server ``proc`` answers there (30 s at most; its ``log`` if it died)."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(f"http://{host}/api/catalog", timeout=2).close()
+            return host
+        except OSError:
+            assert proc.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, "the server did not start in 30 s"
+            time.sleep(0.2)
+
+
 @pytest.fixture(params=["liarsdice-demo", "gunicorn"])
 def serve(request: Any, tmp_path: Path) -> Iterator[Serve]:
     """Start the server (with ``LIARSDICE_DEMO_<KEY>`` settings); yields its ``host:port``."""
@@ -53,15 +66,7 @@ def serve(request: Any, tmp_path: Path) -> Iterator[Serve]:
         log = open(tmp_path / f"server-{port}.log", "wb")  # noqa: SIM115
         proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
         started.append((proc, log))
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/catalog", timeout=2).close()
-                return f"127.0.0.1:{port}"
-            except OSError:
-                assert proc.poll() is None, (tmp_path / f"server-{port}.log").read_text()
-                assert time.monotonic() < deadline, "the server did not start in 30 s"
-                time.sleep(0.2)
+        return serving(proc, f"127.0.0.1:{port}", tmp_path / f"server-{port}.log")
 
     yield start
     for proc, log in started:

@@ -187,7 +187,9 @@ def test_cli_parses_and_runs(monkeypatch: Any, tmp_path: Any, capsys: Any) -> No
     with pytest.raises(SystemExit):
         cli.main(["--workers", "2"])
     assert "needs Redis" in capsys.readouterr().err
-    cli.main(["--workers", "3", "--redis", "redis://:pw@127.0.0.1:1/0", "--db", "y"])
+    cli.main(
+        ["--workers", "3", "--redis", "redis://:pw@127.0.0.1:1/0", "--db", str(tmp_path / "y")]
+    )
     assert seen["workers"] == 3 and seen["config"]["REDIS_URL"] == "redis://:pw@127.0.0.1:1/0"
     assert "redis://:***@127.0.0.1:1/0" in capsys.readouterr().out  # no password printed
     with pytest.raises(RuntimeError, match=r"cannot reach Redis at 127\.0\.0\.1:1/0"):
