@@ -316,23 +316,13 @@ class TableStorage:
         return seat
 
     def drive(self) -> None:
-        """Drive this table from now on (after a restart, or when its driver died): save a
-        finished game not saved yet, start the next round after a reveal, or resume the clock
-        with the time it had left, but at least :data:`RESUME_GRACE`."""
+        """Drive this table from now on (after a restart, or when its driver died): see
+        :meth:`_rearm`, with the clock resumed."""
         with self.lock:
             self.driving = True
             self._gen += 1
-            if self.status == "over" and self.game_id is None:
-                self._save_later()
-            if self.status != "playing" or self.game is None or self.game.state.round is None:
-                return
-            if self.game.state.round.over:
-                self._pause(self.hub.settings["REVEAL_PAUSE"])
-                return
-            whole = self.config.turn_seconds
-            left = whole if self._deadline_at is None else self._deadline_at - time.time()
             try:
-                self._next_turn(max(left, min(RESUME_GRACE, whole)))
+                self._rearm(resume=True)
             except StoreConflict:  # it changed since this copy was loaded: drive the new state
                 self.refresh()
 
@@ -366,14 +356,21 @@ class TableStorage:
             self.driving = False
             self._gen += 1
 
-    def _rearm(self) -> None:
-        """Schedule what the driver must do next in the state just loaded (no commit)."""
+    def _rearm(self, resume: bool = False) -> None:
+        """Schedule what the driver must do next in the state just loaded: save a finished game
+        not saved yet, start the next round after a reveal, or run the turn's clock: armed to the
+        stored deadline (no commit) or, to ``resume`` it, restarted with the time it had left but
+        at least :data:`RESUME_GRACE` (a commit)."""
         if self.status == "over" and self.game_id is None:
             self._save_later()
         if self.status != "playing" or self.game is None or self.game.state.round is None:
             return
         if self.game.state.round.over:
             self._pause(self.hub.settings["REVEAL_PAUSE"])
+        elif resume:
+            whole = self.config.turn_seconds
+            left = whole if self._deadline_at is None else self._deadline_at - time.time()
+            self._next_turn(max(left, min(RESUME_GRACE, whole)))
         elif self._deadline_at is not None:
             self._arm(self._deadline_at - time.time())
 
