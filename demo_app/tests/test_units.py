@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from typing import Any
@@ -25,7 +26,7 @@ from liarsdice_demo.live_store import LiveStore
 from liarsdice_demo.narrate import line, ruling
 from liarsdice_demo.protocol import MAX_MESSAGE, MAX_PAYLOAD_DEPTH, ProtocolError, parse
 from liarsdice_demo.scheduler import Scheduler
-from liarsdice_demo.table import TableSession
+from liarsdice_demo.table import MAX_TOKENS_PER_SEAT, TableSession
 
 
 def test_ruling_line_for_a_challenge() -> None:
@@ -194,3 +195,33 @@ def test_cli_parses_and_runs(monkeypatch: Any, tmp_path: Any, capsys: Any) -> No
     assert "redis://:***@127.0.0.1:1/0" in capsys.readouterr().out  # no password printed
     with pytest.raises(RuntimeError, match=r"cannot reach Redis at 127\.0\.0\.1:1/0"):
         create_app(seen["config"])
+
+
+def test_a_seat_keeps_its_newest_tokens_and_stores_only_their_digests() -> None:
+    table = TableSession("TOKN", parse_config({"preset": "dudo"}), FakeHub(), 1)
+    seat = table.sit(1, "Iris")
+    tokens = [table.seat_token(seat) for _ in range(MAX_TOKENS_PER_SEAT + 1)]
+    assert len(set(tokens)) == len(tokens)  # a new token each time
+    assert table._seat_by_token(tokens[0]) is None  # the oldest is gone
+    assert all(table._seat_by_token(token) is seat for token in tokens[1:])
+    stored = json.dumps(table.record())
+    assert not any(token in stored for token in tokens)  # only digests are kept
+
+
+def test_a_seat_forgotten_by_a_late_heartbeat_is_marked_present_again() -> None:
+    table = TableSession("HERE", parse_config({"preset": "dudo"}), FakeHub(), 1)
+    seat = table.sit(1, "Iris")
+
+    class Tab:
+        seat = table_ = None
+        greeted = False
+
+        def send(self, data: Any) -> None:
+            pass
+
+    table.attach(Tab(), table.seat_token(seat))
+    assert table.seats[0].nodes == ["here"]
+    table.keep_nodes(lambda node: False)  # the driver thought this process dead
+    assert table.seats[0].nodes == [] and table.seats[0].conns
+    table.keep_present()  # the next tick of this process
+    assert table.seats[0].nodes == ["here"]

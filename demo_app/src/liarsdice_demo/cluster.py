@@ -67,7 +67,9 @@ class Cluster:
             self._stopped.wait(self.lease_seconds / 3)
 
     def _renew_and_take(self) -> None:
-        self.store.beat(self.node, self._ms)
+        self.store.beat(self.node, 3 * self._ms)  # a late tick must not make players look away
+        for table in self.hub.tables():  # and if it did, their seats say so again
+            table.keep_present()
         tables = [table for table in self.hub.tables() if table.driving]
         nodes = {node for table in tables for seat in table.seats if seat for node in seat.nodes}
         alive = self.store.alive(nodes)

@@ -284,6 +284,15 @@ class TableSession(TableStorage):
                     del seat.conns[conn]
                     self._mark(seat.name)
 
+    def keep_present(self) -> None:
+        """Record again this process's sockets in the seats that lack it (a driver forgot them
+        when this process's heartbeat was late)."""
+        with self.lock:
+            node = self.hub.node
+            missing = [s.name for s in self.seats if s and s.conns and node not in s.nodes]
+            for name in missing:
+                self._mark(name)
+
     def _mark(self, name: str) -> None:
         """Record in seat ``name`` whether this process holds sockets of it (every process's
         players see who is away), and broadcast."""
