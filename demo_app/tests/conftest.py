@@ -1,4 +1,5 @@
-"""Fixtures for the demo app: an app on a temporary database, test clients, a live server.
+"""Fixtures for the demo app: an app on a temporary database, test clients, a live server, and
+real Redis and PostgreSQL servers for the tests of shared storage.
 
 Every fixture stops what it started: the hub's threads, the live server and its handler threads.
 """
@@ -9,9 +10,12 @@ import contextlib
 import json
 import os
 import queue
+import secrets
 import shutil
+import signal
 import socket
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -23,27 +27,27 @@ from simple_websocket import Client, ConnectionClosed
 from werkzeug.serving import make_server
 from wsproto.events import CloseConnection
 
-from liarsdice_demo import create_app
+from liarsdice_demo import create_app, db
+
+SETTINGS = {
+    "TESTING": True,
+    "BOT_DELAY": 0.0,
+    "REVEAL_PAUSE": 0.0,
+    # one client makes every request here: test_limits.py tests the limits themselves
+    "LIMIT_TABLE_CREATION": "1000 per minute",
+    "LIMIT_SEAT_CLAIMS": "1000 per minute",
+    "LIMIT_CODE_MISSES": "1000 per minute",
+    "LIMIT_PLAYER_CREATION": "1000 per minute",
+    "LIMIT_REQUESTS": "10000 per second",
+    "LIMIT_TARPIT_SECONDS": 0.0,
+}
+"""The settings of the ``app`` fixture's apps, besides their database."""
 
 
 @pytest.fixture
 def app(tmp_path: Any) -> Iterator[Any]:
     """An app with its own SQLite file, bots that act at once and no pause after a reveal."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "DATABASE": str(tmp_path / "demo.sqlite"),
-            "BOT_DELAY": 0.0,
-            "REVEAL_PAUSE": 0.0,
-            # one client makes every request here: test_limits.py tests the limits themselves
-            "LIMIT_TABLE_CREATION": "1000 per minute",
-            "LIMIT_SEAT_CLAIMS": "1000 per minute",
-            "LIMIT_CODE_MISSES": "1000 per minute",
-            "LIMIT_PLAYER_CREATION": "1000 per minute",
-            "LIMIT_REQUESTS": "10000 per second",
-            "LIMIT_TARPIT_SECONDS": 0.0,
-        }
-    )
+    app = create_app({**SETTINGS, "DATABASE": str(tmp_path / "demo.sqlite")})
     yield app
     app.extensions["liarsdice_hub"].shutdown()
 
@@ -236,6 +240,93 @@ def redis_url(tmp_path_factory: Any) -> Iterator[str]:
     finally:
         server.terminate()
         server.wait(10)
+
+
+POSTGRES_BIN = next(iter(sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)), None)
+"""The newest PostgreSQL server's binaries (Debian's ``postgresql`` package), if installed."""
+
+
+def _as_postgres(folder: Path, **popen: Any) -> dict[str, Any]:
+    """Popen arguments that run a command in ``folder``, as the ``postgres`` user when this is
+    root (initdb and postgres refuse to run as root)."""
+    if os.geteuid() == 0:
+        popen.update(user="postgres", group="postgres", extra_groups=[])
+    return {**popen, "cwd": folder}
+
+
+def create_database(server_url: str) -> str:
+    """A new, empty database on the server of ``server_url`` (a unique name); its URL."""
+    import psycopg
+
+    name = f"test_{secrets.token_hex(6)}"
+    plain = server_url.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(plain, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return server_url.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A real PostgreSQL server on a free port of 127.0.0.1 (trust auth, no durability), with a
+    database ``liarsdice``; stopped and deleted after the session. Skipped with the reason where
+    it is not installed, except under CI (``CI`` set), where that fails. Tests that need a clean
+    schema take a database of their own: :func:`create_database`."""
+    if POSTGRES_BIN is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must install postgresql (apt-get install postgresql)")
+        pytest.skip("needs PostgreSQL's server (apt-get install postgresql)")
+    import psycopg
+
+    folder = Path(tempfile.mkdtemp(prefix="liarsdice-postgres-"))  # not under pytest's 0700 tmp
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres", "postgres")
+    data = folder / "data"
+    initdb = [POSTGRES_BIN / "initdb", "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8"]
+    subprocess.run(
+        [*initdb, "--locale=C", "--no-sync"],
+        **_as_postgres(folder, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE),
+    )
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings = [
+        "fsync=off",
+        "synchronous_commit=off",
+        "full_page_writes=off",
+        "max_connections=200",
+    ]
+    server = subprocess.Popen(
+        [POSTGRES_BIN / "postgres", "-D", data, "-p", str(port), "-h", "127.0.0.1", "-k", folder]
+        + [arg for setting in settings for arg in ("-c", setting)],
+        **_as_postgres(folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
+    )
+    url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with psycopg.connect(url, autocommit=True, connect_timeout=2) as conn:
+                conn.execute("CREATE DATABASE liarsdice")
+            break
+        except psycopg.OperationalError:
+            assert server.poll() is None and time.monotonic() < deadline, "postgres did not start"
+            time.sleep(0.1)
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/liarsdice"
+    finally:
+        server.send_signal(signal.SIGINT)  # fast shutdown: clients are disconnected
+        server.wait(30)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: Any, tmp_path: Path) -> Iterator[str]:
+    """A fresh database for the SQL layer: a SQLite file, then a new PostgreSQL database."""
+    if request.param == "sqlite":
+        url = db.sqlite_url(tmp_path / "test.sqlite")
+    else:
+        url = create_database(request.getfixturevalue("postgres_url"))
+    yield url
+    db.engine_for(url).dispose()  # the pool's connections: closed
 
 
 def create_in_lobby(page: Any, host: str, **choices: str) -> str:

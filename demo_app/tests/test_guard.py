@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 from simple_websocket import Client
+from sqlalchemy import func, select
 
-from liarsdice_demo import create_app
+from liarsdice_demo import create_app, db
 from liarsdice_demo.db import get_db
 
 from .conftest import create_in_lobby
@@ -24,7 +25,7 @@ TABLE = {"nickname": "Iris", "preset": "casino", "seats": 3}
 def counts(app: Any) -> tuple[int, int]:
     """(live tables, player rows)."""
     with app.app_context():
-        players = get_db().execute("SELECT COUNT(*) FROM players").fetchone()[0]
+        players = get_db().execute(select(func.count()).select_from(db.players)).scalar()
     return len(app.extensions["liarsdice_hub"].tables()), players
 
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import Connection, insert, inspect, select, text, update
 
 from liarsdice_demo import create_app, db, limits
 from liarsdice_demo.db import get_db
@@ -51,7 +54,7 @@ def make_app(tmp_path: Path) -> Iterator[Any]:
 
 def rows(app: Any, sql: str = "SELECT COUNT(*) FROM players") -> int:
     with app.app_context():
-        return int(get_db().execute(sql).fetchone()[0])
+        return int(get_db().execute(text(sql)).scalar_one())
 
 
 def client_at(app: Any, address: str) -> Any:
@@ -185,104 +188,101 @@ def test_the_storage_comes_from_config(make_app: Any) -> None:
     assert type(limits.limiter.storage).__name__ == "MemoryStorage"
 
 
-def add_player(
-    conn: sqlite3.Connection, name: str, seen: str | None, bot: str | None = None
-) -> int:
-    cursor = conn.execute(
-        "INSERT INTO players (nickname, bot_kind, created_at, last_seen)"
-        " VALUES (?, ?, datetime('now', '-400 days'), ?)",
-        (name, bot, seen),
+def ago(**delta: float) -> str:
+    """The UTC time ``delta`` ago, as the database stores times."""
+    return (datetime.now(UTC) - timedelta(**delta)).strftime(db.TIME_FORMAT)
+
+
+def add_player(conn: Connection, name: str, seen: str | None, bot: str | None = None) -> int:
+    made = conn.execute(
+        insert(db.players),
+        {"nickname": name, "bot_kind": bot, "created_at": ago(days=400), "last_seen": seen},
     )
-    return int(cursor.lastrowid or 0)
+    assert made.inserted_primary_key is not None
+    return int(made.inserted_primary_key[0])
 
 
-def test_idle_players_without_a_game_are_purged(make_app: Any) -> None:
-    app = make_app()
-    conn = db.connect(app.config["DATABASE"])
-    try:
-        old = add_player(conn, "Old", "2000-01-01 00:00:00")
-        never = add_player(conn, "Never", None)  # no last_seen: created_at counts
-        recent = add_player(conn, "Recent", None)
-        conn.execute(
-            "UPDATE players SET last_seen = datetime('now', '-29 days') WHERE id = ?", (recent,)
-        )
-        played = add_player(conn, "Played", "2000-01-01 00:00:00")
-        bot = add_player(conn, "Bot (bot)", None, bot="random")
-        game = conn.execute(
-            "INSERT INTO games (table_code, title, variants, options, rated, dice_per_player,"
-            " winner, events) VALUES ('ABCD', 't', '[]', '{}', 1, 5, 'Played', '[]')"
-        ).lastrowid
-        conn.execute(
-            "INSERT INTO game_players (game_id, player_id, seat, name, place) VALUES (?, ?, 0, 'Played', 1)",
-            (game, played),
-        )
-        conn.commit()
+def test_idle_players_without_a_game_are_purged(make_app: Any, database_url: str) -> None:
+    make_app(DATABASE_URL=database_url)
+    with db.engine_for(database_url).connect() as conn:
+        with conn.begin():
+            old = add_player(conn, "Old", "2000-01-01 00:00:00")
+            never = add_player(conn, "Never", None)  # no last_seen: created_at counts
+            recent = add_player(conn, "Recent", ago(days=29))
+            played = add_player(conn, "Played", "2000-01-01 00:00:00")
+            bot = add_player(conn, "Bot (bot)", None, bot="random")
+            game = {"table_code": "ABCD", "title": "t", "variants": "[]", "options": "{}"}
+            game |= {"rated": 1, "dice_per_player": 5, "winner": "Played", "events": "[]"}
+            made = conn.execute(insert(db.games), game).inserted_primary_key
+            assert made is not None
+            seat = {"game_id": made[0], "player_id": played, "seat": 0, "name": "Played"}
+            conn.execute(insert(db.game_players), {**seat, "place": 1})
         assert purge_idle_players(conn, 30) == 2
-        left = {row[0] for row in conn.execute("SELECT id FROM players")}
+        left = set(conn.execute(select(db.players.c.id)).scalars())
         assert left == {recent, played, bot}
         assert old not in left and never not in left
-    finally:
-        conn.close()
 
 
 def test_a_new_player_triggers_the_purge_at_most_once_per_interval(make_app: Any) -> None:
     app = make_app(PLAYER_TTL_DAYS=30, PLAYER_PURGE_SECONDS=3600)
-    conn = db.connect(app.config["DATABASE"])
-    try:
+    engine = db.engine_for(app.config["DATABASE_URL"])
+    with engine.begin() as conn:
         add_player(conn, "Old", "2000-01-01 00:00:00")
-        conn.commit()
-        app.test_client().post("/api/tables", json=TABLE)
-        assert rows(app, "SELECT COUNT(*) FROM players WHERE nickname = 'Old'") == 0
+    app.test_client().post("/api/tables", json=TABLE)
+    assert rows(app, "SELECT COUNT(*) FROM players WHERE nickname = 'Old'") == 0
+    with engine.begin() as conn:
         add_player(conn, "Old", "2000-01-01 00:00:00")
-        conn.commit()
-        app.test_client().post("/api/tables", json=TABLE)  # within the hour: no purge
-        assert rows(app, "SELECT COUNT(*) FROM players WHERE nickname = 'Old'") == 1
-    finally:
-        conn.close()
+    app.test_client().post("/api/tables", json=TABLE)  # within the hour: no purge
+    assert rows(app, "SELECT COUNT(*) FROM players WHERE nickname = 'Old'") == 1
 
 
-def test_last_seen_is_touched_at_most_hourly(make_app: Any) -> None:
-    app = make_app()
+def test_last_seen_is_touched_at_most_hourly(make_app: Any, database_url: str) -> None:
+    app = make_app(DATABASE_URL=database_url)
     client = app.test_client()
     client.post("/api/tables", json=TABLE)
-    sql = "SELECT last_seen FROM players WHERE nickname = 'Iris'"
-    conn = db.connect(app.config["DATABASE"])
-    try:
-        conn.execute("UPDATE players SET last_seen = datetime('now', '-10 minutes')")
-        conn.commit()
-        before = conn.execute(sql).fetchone()[0]
-        client.get("/")
-        assert conn.execute(sql).fetchone()[0] == before  # seen lately: no write
-        conn.execute("UPDATE players SET last_seen = datetime('now', '-2 hours')")
-        conn.commit()
-        client.get("/")
-        now = conn.execute("SELECT datetime('now', '-1 minute')").fetchone()[0]
-        assert conn.execute(sql).fetchone()[0] >= now
-    finally:
-        conn.close()
+    iris = db.players.c.nickname == "Iris"
+    seen = select(db.players.c.last_seen).where(iris)
+    engine = db.engine_for(database_url)
+    with engine.begin() as conn:
+        conn.execute(update(db.players).where(iris).values(last_seen=ago(minutes=10)))
+        before = conn.execute(seen).scalar()
+    client.get("/")
+    with engine.connect() as conn:
+        assert conn.execute(seen).scalar() == before  # seen lately: no write
+    with engine.begin() as conn:
+        conn.execute(update(db.players).where(iris).values(last_seen=ago(hours=2)))
+    client.get("/")
+    with engine.connect() as conn:
+        assert conn.execute(seen).scalar() >= ago(minutes=1)
 
 
-def test_an_old_database_gets_the_last_seen_column(tmp_path: Path) -> None:
+def test_an_old_database_gets_the_new_columns_and_indexes(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite"
     conn = sqlite3.connect(path)
-    conn.executescript(
+    conn.executescript(  # the first release's schema, without players.last_seen, games.live_key
         "CREATE TABLE players (id INTEGER PRIMARY KEY, token_hash TEXT UNIQUE,"
         " nickname TEXT NOT NULL, bot_kind TEXT, mu REAL NOT NULL DEFAULT 25.0,"
         " sigma REAL NOT NULL DEFAULT 8.333333333333334, rated_games INTEGER NOT NULL DEFAULT 0,"
         " created_at TEXT NOT NULL DEFAULT (datetime('now')), UNIQUE (nickname, bot_kind));"
+        "CREATE TABLE games (id INTEGER PRIMARY KEY, table_code TEXT NOT NULL,"
+        " title TEXT NOT NULL, variants TEXT NOT NULL, options TEXT NOT NULL, preset TEXT,"
+        " rated INTEGER NOT NULL, dice_per_player INTEGER NOT NULL, winner TEXT NOT NULL,"
+        " events TEXT NOT NULL, finished_at TEXT NOT NULL DEFAULT (datetime('now')));"
         "INSERT INTO players (nickname) VALUES ('Ada');"
     )
     conn.close()
-    db.init_schema(path)
-    db.init_schema(path)  # idempotent
-    conn = db.connect(path)
-    try:
-        columns = {row["name"] for row in conn.execute("PRAGMA table_info(players)")}
-        assert "last_seen" in columns
-        row = conn.execute("SELECT nickname, last_seen FROM players").fetchone()
+    engine = db.engine_for(db.sqlite_url(path))
+    db.init_schema(engine)
+    db.init_schema(engine)  # idempotent
+    with engine.connect() as conn:
+        schema = inspect(conn)
+        assert "last_seen" in {column["name"] for column in schema.get_columns("players")}
+        assert "live_key" in {column["name"] for column in schema.get_columns("games")}
+        indexes = {index["name"]: index for index in schema.get_indexes("games")}
+        assert indexes["games_live_key"]["unique"]
+        assert "game_players_player" in {i["name"] for i in schema.get_indexes("game_players")}
+        row = conn.execute(select(db.players.c.nickname, db.players.c.last_seen)).one()
         assert tuple(row) == ("Ada", None)
-    finally:
-        conn.close()
 
 
 def test_every_request_of_a_client_shares_one_budget(make_app: Any, monkeypatch: Any) -> None:
@@ -303,3 +303,25 @@ def test_every_request_of_a_client_shares_one_budget(make_app: Any, monkeypatch:
     assert held == [0.75, 0.75]  # each refusal was held back (the tarpit)
     assert rows(app, "SELECT COUNT(*) FROM players") == 0  # nothing made
     assert other.get("/").status_code == 200
+
+
+def test_many_processes_creating_the_schema_at_once_all_succeed(database_url: str) -> None:
+    engine = db.engine_for(database_url)
+    start = threading.Barrier(4)
+    errors: list[BaseException] = []
+
+    def create() -> None:
+        start.wait()
+        try:
+            db.init_schema(engine)
+        except BaseException as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=create) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    with engine.connect() as conn:
+        assert set(inspect(conn).get_table_names()) >= {"players", "games", "game_players"}

@@ -5,13 +5,18 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from liarsdice.ruleset import installed
+from liarsdice_demo import create_app
 from liarsdice_demo.composition import parse_config
 from liarsdice_demo.render import markdown
+
+from .conftest import SETTINGS
 
 
 def create(client: Any, **fields: Any) -> dict[str, Any]:
@@ -160,7 +165,18 @@ def test_markdown_renderer_escapes_html() -> None:
     assert "<ul><li>one</li><li>two</li></ul>" in html
 
 
-def test_bot_game_is_stored_rated_and_replayable(app: Any, client: Any) -> None:
+@pytest.fixture
+def sql_app(database_url: str, tmp_path: Path) -> Iterator[Any]:
+    """An app like ``app``'s whose players and games are in ``database_url`` (SQLite, PostgreSQL)."""
+    app = create_app(
+        {**SETTINGS, "DATABASE": str(tmp_path / "x.sqlite"), "DATABASE_URL": database_url}
+    )
+    yield app
+    app.extensions["liarsdice_hub"].shutdown()
+
+
+def test_bot_game_is_stored_rated_and_replayable(sql_app: Any) -> None:
+    app, client = sql_app, sql_app.test_client()
     hub = app.extensions["liarsdice_hub"]
     config = parse_config({"preset": "dudo", "seats": 3, "rated": True, "dice_per_player": 2})
     table = hub.create(config, start=True)
@@ -176,6 +192,8 @@ def test_bot_game_is_stored_rated_and_replayable(app: Any, client: Any) -> None:
     assert leaders.status_code == 200
     player_page = client.get("/players/1")
     assert player_page.status_code == 200 and "Games" in player_page.get_data(as_text=True)
+    assert f"/games/{table.game_id}" in player_page.get_data(as_text=True)
+    assert f"/games/{table.game_id}" in client.get("/").get_data(as_text=True)  # recent games
 
 
 def test_wild_sixes_needs_no_option_by_hand(client: Any) -> None:

@@ -175,6 +175,7 @@ def test_cli_parses_and_runs(monkeypatch: Any, tmp_path: Any, capsys: Any) -> No
 
     monkeypatch.setattr("liarsdice_demo.serve.serve", fake_serve)
     monkeypatch.delenv("REDIS_URL", raising=False)
+    monkeypatch.delenv("DATABASE_URL", raising=False)
     cli.main(["--port", "5099", "--db", str(tmp_path / "x.sqlite")])
     assert seen == {
         "host": "127.0.0.1",
@@ -194,6 +195,16 @@ def test_cli_parses_and_runs(monkeypatch: Any, tmp_path: Any, capsys: Any) -> No
     assert seen["workers"] == 3 and seen["config"]["REDIS_URL"] == "redis://:pw@127.0.0.1:1/0"
     assert "redis://:***@127.0.0.1:1/0" in capsys.readouterr().out  # no password printed
     with pytest.raises(RuntimeError, match=r"cannot reach Redis at 127\.0\.0\.1:1/0"):
+        create_app(seen["config"])
+    # Players, ratings and games in a server database: named, its password not printed.
+    url = "postgresql+psycopg://liar:pw@127.0.0.1:1/dice"
+    cli.main(["--database-url", url, "--db", str(tmp_path / "z")])
+    assert seen["config"]["DATABASE_URL"] == url
+    assert "players, games and ratings in postgresql+psycopg://liar:***@127.0.0.1:1/dice" in (
+        capsys.readouterr().out
+    )
+    refused = r"cannot reach the database at postgresql\+psycopg://liar:\*\*\*@127\.0\.0\.1:1/dice"
+    with pytest.raises(RuntimeError, match=refused):
         create_app(seen["config"])
 
 

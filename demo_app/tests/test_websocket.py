@@ -15,7 +15,7 @@ from liarsdice.chance import RiggedRandom
 from liarsdice.events import RoundStarted
 from liarsdice.game import Game
 from liarsdice_demo import history
-from liarsdice_demo.db import connect
+from liarsdice_demo.db import engine_for
 from liarsdice_demo.protocol import MAX_MESSAGE
 
 
@@ -133,11 +133,8 @@ def test_a_seat_sees_no_other_players_dice_before_the_reveal(app: Any, make_play
     rng = random.Random(3)
     wait_until(lambda: table.status == "over", timeout=60, step=lambda: play_turn(iris, rng))
     wait_until(lambda: table.game_id is not None)
-    conn = connect(app.config["DATABASE"])
-    try:
+    with engine_for(app.config["DATABASE_URL"]).connect() as conn:
         events = history.load_events(history.game(conn, table.game_id)["events"])
-    finally:
-        conn.close()
     rolls = {e.number: e.rolls for e in events if isinstance(e, RoundStarted)}
     checked = 0
     for message in iris.messages:

@@ -1,6 +1,6 @@
 """liarsdice-demo: play any combination of installed liarsdice variants in the browser.
 
-``create_app(config)`` is the app factory: SQLite storage (:mod:`.db`), players by cookie
+``create_app(config)`` is the app factory: SQL storage (:mod:`.db`, SQLite by default), players by cookie
 (:mod:`.players`), the request guard (:mod:`.guard`: CSRF, security headers, ProxyFix), the
 per-client rate limits (:mod:`.limits`), the per-client cap on requests in flight and the
 deadline for request bodies (:mod:`.admission`), the table hub (:mod:`.hub`), the WebSocket endpoint
@@ -56,6 +56,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """A new app. Config comes from the defaults, then environment variables
     ``LIARSDICE_DEMO_<KEY>`` (e.g. ``LIARSDICE_DEMO_MAX_SOCKETS_PER_CLIENT=8``), then ``config``
     (``DATABASE``: the SQLite file, by default ``liarsdice.sqlite`` in the instance folder;
+    ``DATABASE_URL`` (also read from the plain ``DATABASE_URL`` variable): a SQLAlchemy URL for
+    players, ratings and finished games instead of that file, e.g. PostgreSQL shared by hosts;
     ``REDIS_URL`` (also read from the plain ``REDIS_URL`` variable): keep live tables in Redis;
     ``BOT_DELAY``/``REVEAL_PAUSE``: seconds; the socket caps, the guard's, the rate limits' and the
     player expiry's keys: :mod:`.gate`, :mod:`.guard`, :mod:`.limits`, :mod:`.players`)."""
@@ -63,8 +65,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_mapping(DEFAULTS)
     app.config["DATABASE"] = os.path.join(app.instance_path, "liarsdice.sqlite")
     app.config.from_prefixed_env(ENV_PREFIX)
-    if os.environ.get("REDIS_URL") and not app.config.get("REDIS_URL"):
-        app.config["REDIS_URL"] = os.environ["REDIS_URL"]
+    for key in ("REDIS_URL", "DATABASE_URL"):
+        if os.environ.get(key) and not app.config.get(key):
+            app.config[key] = os.environ[key]
     if config:
         app.config.update(config)
     limits.init_app(app)

@@ -1,10 +1,11 @@
-"""``liarsdice-demo [--host H] [--port P] [--db PATH] [--redis URL] [--workers N]``: run the demo
-app with no setup step.
+"""``liarsdice-demo [--host H] [--port P] [--db PATH] [--database-url URL] [--redis URL]
+[--workers N]``: run the demo app with no setup step.
 
 It serves with gunicorn's gevent workers (:mod:`liarsdice_demo.serve`): one process by default,
 a greenlet per connection, so thousands of open WebSockets cost little; with Redis, several
-processes share the live tables. The same server is the documented way to host it (see the README
-and docs/deploy.md).
+processes share the live tables, and with a server database (``--database-url``) several hosts
+share the players, ratings and finished games too. The same server is the documented way to host
+it (see the README and docs/deploy.md). What it prints names no password.
 """
 
 from __future__ import annotations
@@ -26,6 +27,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--db", metavar="PATH", help="SQLite file (default: in the instance folder)"
     )
     parser.add_argument(
+        "--database-url",
+        metavar="URL",
+        help="players, ratings and finished games in this SQLAlchemy database, e.g."
+        " postgresql+psycopg://user:password@host/dbname (default: $DATABASE_URL, else the"
+        " SQLite file)",
+    )
+    parser.add_argument(
         "--redis",
         metavar="URL",
         help="keep live tables in Redis (default: $REDIS_URL, else SQLite)",
@@ -39,6 +47,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     redis_url = args.redis or os.environ.get("REDIS_URL")
+    database_url = args.database_url or os.environ.get("DATABASE_URL")
     if args.workers < 1:
         parser.error("--workers must be at least 1")
     if args.workers > 1 and not redis_url:
@@ -54,15 +63,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     config: dict[str, str] = {"DATABASE": args.db} if args.db else {}
     if args.redis:
         config["REDIS_URL"] = args.redis
+    if args.database_url:
+        config["DATABASE_URL"] = args.database_url
     instance = Flask("liarsdice_demo", instance_relative_config=True).instance_path
     print(f"liarsdice-demo on http://{args.host}:{args.port}/  (Ctrl-C to stop)", flush=True)
     database = args.db or instance + "/liarsdice.sqlite"
     live = (
-        f"live tables in Redis at {_without_password(redis_url)}, "
+        f"live tables in Redis at {_without_password(redis_url)}"
         if redis_url
-        else "live tables, "
+        else f"live tables in {database}"
     )
-    print(f"{live}games and ratings are kept in {database}", flush=True)
+    kept = _without_password(database_url) if database_url else database
+    print(f"{live}; players, games and ratings in {kept}", flush=True)
     serve.serve(config, args.host, args.port, args.workers)
 
 

@@ -2,11 +2,13 @@
 
 Contract: :func:`save_game` writes one finished game (one transaction: the game, its players,
 and for a rated table the new ratings) and returns its id with the rating changes by seat name.
-The transaction is a write transaction from its start (``BEGIN IMMEDIATE``), so the current
-ratings it reads are the ones it updates: concurrent saves (threads or processes) are serialized,
-none overwrites another's update, and game ids follow commit order. A game is saved once: saving a
-record whose ``live_key`` is already stored (a restart saving a game again) changes nothing and
-returns the stored game's id, with no rating changes.
+The transaction is a :func:`~liarsdice_demo.db.writing` one and reads the seats' current ratings
+``FOR UPDATE`` (on SQLite the whole transaction holds the write lock from its start), so the
+ratings it reads are the ones it updates: concurrent saves sharing a player (threads, processes
+or hosts) are serialized, none overwrites another's update, and their game ids follow commit
+order. A game is saved once: saving a record whose ``live_key`` is already stored (a restart, or
+another process, saving a game again) changes nothing and returns the stored game's id, with no
+rating changes; the unique index on ``live_key`` makes it so even for two saves at once.
 Bots are stored as players too. The event log is ``liarsdice.serialization`` data, so
 :func:`load_events` gives back the exact events and ``liarsdice.reducer.replay`` rebuilds the game.
 """
@@ -14,96 +16,123 @@ Bots are stored as players too. The event log is ``liarsdice.serialization`` dat
 from __future__ import annotations
 
 import json
-import sqlite3
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
+
+from sqlalchemy import Connection, RowMapping, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from liarsdice.events import Event
 from liarsdice.serialization import from_data, to_data
-from liarsdice_demo import ratings
-from liarsdice_demo.db import connect, write_transaction
+from liarsdice_demo import db, ratings
 from liarsdice_demo.players import bot_player
 
+Changes = dict[str, dict[str, float]]
+"""Rating changes by seat name: ``before``, ``after`` and ``delta`` (leaderboard figures)."""
 
-def save_game(
-    path: str | Path, record: dict[str, Any]
-) -> tuple[int, dict[str, dict[str, float]] | None]:
-    """Store ``record`` (from :class:`~liarsdice_demo.table.TableSession`); (game id, changes)."""
-    config = record["config"]
-    conn = connect(path)
+
+def save_game(url: str, record: dict[str, Any]) -> tuple[int, Changes | None]:
+    """Store ``record`` (from :class:`~liarsdice_demo.table.TableSession`) in the database at
+    ``url``; (game id, changes)."""
+    engine = db.engine_for(url)
     try:
-        with write_transaction(conn):  # the reads below and the writes: one serialized unit
-            saved = conn.execute(
-                "SELECT id FROM games WHERE live_key = ?", (record.get("live_key"),)
-            ).fetchone()
-            if saved is not None:
-                return int(saved["id"]), None
-            seats = []
-            for seat in record["seats"]:
-                player_id = seat["player_id"]
-                if player_id is None:
-                    player_id = bot_player(conn, seat["name"], seat["bot_kind"] or "bot")
-                row = conn.execute(
-                    "SELECT mu, sigma FROM players WHERE id = ?", (player_id,)
-                ).fetchone()
-                seats.append(
-                    {**seat, "player_id": player_id, "mu": row["mu"], "sigma": row["sigma"]}
-                )
-            cursor = conn.execute(
-                "INSERT INTO games (table_code, title, variants, options, preset, rated,"
-                " dice_per_player, winner, events, live_key)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    record["code"],
-                    config.title,
-                    json.dumps(list(config.variants)),
-                    json.dumps(dict(config.rules.options)),
-                    config.preset,
-                    int(config.rated),
-                    config.dice_per_player,
-                    record["winner"],
-                    json.dumps(to_data(record["events"], list[Event])),
-                    record.get("live_key"),
-                ),
+        with engine.connect() as conn, db.writing(conn):
+            return _save(conn, record)
+    except IntegrityError:  # the same game, saved by another process since this one looked
+        with engine.connect() as conn:
+            saved = _saved(conn, record.get("live_key"))
+        if saved is None:
+            raise
+        return saved, None
+
+
+def _saved(conn: Connection, live_key: str | None) -> int | None:
+    """The id of the stored game with ``live_key``, if there is one."""
+    if live_key is None:
+        return None
+    found = conn.execute(select(db.games.c.id).where(db.games.c.live_key == live_key)).scalar()
+    return None if found is None else int(found)
+
+
+def _save(conn: Connection, record: dict[str, Any]) -> tuple[int, Changes | None]:
+    """:func:`save_game` inside its write transaction."""
+    bots = sorted(
+        {(s["name"], s["bot_kind"] or "bot") for s in record["seats"] if s["player_id"] is None}
+    )
+    bot_ids = {bot: bot_player(conn, *bot) for bot in bots}  # in one order: savers never deadlock
+    seats = [
+        {**seat, "player_id": bot_ids[(seat["name"], seat["bot_kind"] or "bot")]}
+        if seat["player_id"] is None
+        else dict(seat)
+        for seat in record["seats"]
+    ]
+    # Locked in id order till the commit (SQLite has no FOR UPDATE: its write lock covers all).
+    locked = conn.execute(
+        select(db.players.c.id, db.players.c.mu, db.players.c.sigma)
+        .where(db.players.c.id.in_([seat["player_id"] for seat in seats]))
+        .order_by(db.players.c.id)
+        .with_for_update()
+    ).all()
+    current = {row.id: (row.mu, row.sigma) for row in locked}
+    saved = _saved(conn, record.get("live_key"))  # after the lock: a concurrent save is done
+    if saved is not None:
+        return saved, None
+    for seat in seats:
+        seat["mu"], seat["sigma"] = current[seat["player_id"]]
+    config = record["config"]
+    made = conn.execute(
+        insert(db.games),
+        {
+            "table_code": record["code"],
+            "title": config.title,
+            "variants": json.dumps(list(config.variants)),
+            "options": json.dumps(dict(config.rules.options)),
+            "preset": config.preset,
+            "rated": int(config.rated),
+            "dice_per_player": config.dice_per_player,
+            "winner": record["winner"],
+            "events": json.dumps(to_data(record["events"], list[Event])),
+            "live_key": record.get("live_key"),
+        },
+    )
+    assert made.inserted_primary_key is not None
+    game_id = int(made.inserted_primary_key[0])
+    places = record["places"]
+    changes: Changes | None = None
+    after: list[tuple[float, float] | None] = [None] * len(seats)
+    if config.rated and len(seats) >= 2:
+        new = ratings.rate([(s["mu"], s["sigma"], places[s["name"]]) for s in seats])
+        changes = {}
+        for index, (seat, (mu, sigma)) in enumerate(zip(seats, new, strict=True)):
+            before = ratings.display(seat["mu"], seat["sigma"])
+            now = ratings.display(mu, sigma)
+            changes[seat["name"]] = {
+                "before": before,
+                "after": now,
+                "delta": round(now - before, 1),
+            }
+            after[index] = (mu, sigma)
+            conn.execute(
+                update(db.players)
+                .where(db.players.c.id == seat["player_id"])
+                .values(mu=mu, sigma=sigma, rated_games=db.players.c.rated_games + 1)
             )
-            game_id = int(cursor.lastrowid or 0)
-            places = record["places"]
-            changes: dict[str, dict[str, float]] | None = None
-            after: list[tuple[float, float] | None] = [None] * len(seats)
-            if config.rated and len(seats) >= 2:
-                new = ratings.rate([(s["mu"], s["sigma"], places[s["name"]]) for s in seats])
-                changes = {}
-                for index, (seat, (mu, sigma)) in enumerate(zip(seats, new, strict=True)):
-                    before = ratings.display(seat["mu"], seat["sigma"])
-                    now = ratings.display(mu, sigma)
-                    changes[seat["name"]] = {
-                        "before": before,
-                        "after": now,
-                        "delta": round(now - before, 1),
-                    }
-                    after[index] = (mu, sigma)
-                    conn.execute(
-                        "UPDATE players SET mu = ?, sigma = ?, rated_games = rated_games + 1"
-                        " WHERE id = ?",
-                        (mu, sigma, seat["player_id"]),
-                    )
-            for index, seat in enumerate(seats):
-                conn.execute(
-                    "INSERT INTO game_players (game_id, player_id, seat, name, place,"
-                    " rating_before, rating_after) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        game_id,
-                        seat["player_id"],
-                        seat["seat"],
-                        seat["name"],
-                        places[seat["name"]],
-                        ratings.display(seat["mu"], seat["sigma"]) if changes else None,
-                        ratings.display(*after[index]) if after[index] else None,
-                    ),
-                )
-        return game_id, changes
-    finally:
-        conn.close()
+    conn.execute(
+        insert(db.game_players),
+        [
+            {
+                "game_id": game_id,
+                "player_id": seat["player_id"],
+                "seat": seat["seat"],
+                "name": seat["name"],
+                "place": places[seat["name"]],
+                "rating_before": ratings.display(seat["mu"], seat["sigma"]) if changes else None,
+                "rating_after": ratings.display(*rated) if rated else None,
+            }
+            for seat, rated in zip(seats, after, strict=True)
+        ],
+    )
+    return game_id, changes
 
 
 def load_events(events_json: str) -> list[Event]:
@@ -111,11 +140,14 @@ def load_events(events_json: str) -> list[Event]:
     return from_data(json.loads(events_json), list[Event])
 
 
-def leaderboard(db: sqlite3.Connection, limit: int = 100) -> list[dict[str, Any]]:
+def leaderboard(conn: Connection, limit: int = 100) -> list[dict[str, Any]]:
     """Players with rated games, best first, with their rank (ties share a rank)."""
-    rows = db.execute(
-        "SELECT id, nickname, bot_kind, mu, sigma, rated_games FROM players WHERE rated_games > 0"
-    ).fetchall()
+    p = db.players
+    rows = conn.execute(
+        select(p.c.id, p.c.nickname, p.c.bot_kind, p.c.mu, p.c.sigma, p.c.rated_games).where(
+            p.c.rated_games > 0
+        )
+    ).mappings()
     board = sorted(
         (
             {
@@ -139,36 +171,50 @@ def leaderboard(db: sqlite3.Connection, limit: int = 100) -> list[dict[str, Any]
     return board
 
 
-def player_games(db: sqlite3.Connection, player_id: int, limit: int = 50) -> list[sqlite3.Row]:
-    """The player's most recent games with their place in each."""
-    return db.execute(
-        "SELECT g.id, g.title, g.rated, g.winner, g.finished_at, gp.place, gp.name,"
-        " gp.rating_before, gp.rating_after,"
-        " (SELECT COUNT(*) FROM game_players x WHERE x.game_id = g.id) AS players"
-        " FROM game_players gp JOIN games g ON g.id = gp.game_id"
-        " WHERE gp.player_id = ? ORDER BY g.id DESC LIMIT ?",
-        (player_id, limit),
-    ).fetchall()
+def player_games(conn: Connection, player_id: int, limit: int = 50) -> Sequence[RowMapping]:
+    """The player's most recent games with their place in each (and ``players``: how many)."""
+    g, gp, other = db.games, db.game_players, db.game_players.alias("other")
+    seated = select(func.count()).select_from(other).where(other.c.game_id == g.c.id)
+    query = (
+        select(
+            g.c.id,
+            g.c.title,
+            g.c.rated,
+            g.c.winner,
+            g.c.finished_at,
+            gp.c.place,
+            gp.c.name,
+            gp.c.rating_before,
+            gp.c.rating_after,
+            seated.scalar_subquery().label("players"),
+        )
+        .join_from(gp, g, g.c.id == gp.c.game_id)
+        .where(gp.c.player_id == player_id)
+        .order_by(g.c.id.desc())
+        .limit(limit)
+    )
+    return conn.execute(query).mappings().all()
 
 
-def recent_games(db: sqlite3.Connection, limit: int = 20) -> list[sqlite3.Row]:
+def recent_games(conn: Connection, limit: int = 20) -> Sequence[RowMapping]:
     """The most recently finished games."""
-    return db.execute(
-        "SELECT id, table_code, title, rated, winner, finished_at FROM games"
-        " ORDER BY id DESC LIMIT ?",
-        (limit,),
-    ).fetchall()
+    g = db.games
+    query = select(g.c.id, g.c.table_code, g.c.title, g.c.rated, g.c.winner, g.c.finished_at)
+    return conn.execute(query.order_by(g.c.id.desc()).limit(limit)).mappings().all()
 
 
-def game(db: sqlite3.Connection, game_id: int) -> sqlite3.Row | None:
+def game(conn: Connection, game_id: int) -> RowMapping | None:
     """One stored game, or ``None``."""
-    return db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+    return conn.execute(select(db.games).where(db.games.c.id == game_id)).mappings().first()
 
 
-def game_players(db: sqlite3.Connection, game_id: int) -> list[sqlite3.Row]:
-    """The seats of a stored game, in seat order."""
-    return db.execute(
-        "SELECT gp.*, p.bot_kind FROM game_players gp JOIN players p ON p.id = gp.player_id"
-        " WHERE game_id = ? ORDER BY seat",
-        (game_id,),
-    ).fetchall()
+def game_players(conn: Connection, game_id: int) -> Sequence[RowMapping]:
+    """The seats of a stored game, in seat order (with each player's ``bot_kind``)."""
+    gp, p = db.game_players, db.players
+    query = (
+        select(gp, p.c.bot_kind)
+        .join_from(gp, p, p.c.id == gp.c.player_id)
+        .where(gp.c.game_id == game_id)
+        .order_by(gp.c.seat)
+    )
+    return conn.execute(query).mappings().all()

@@ -225,7 +225,7 @@ class TableHub:
 
     def save_game(self, record: dict[str, Any]) -> tuple[int, dict[str, dict[str, float]] | None]:
         """Store a finished game (and update ratings if rated); runs on a scheduler worker."""
-        return history.save_game(self.settings["DATABASE"], record)
+        return history.save_game(self.settings["DATABASE_URL"], record)
 
     def record_latency(self, delays: list[float], kind: str = "action") -> None:
         """Keep delays when ``settings["MEASURE"]`` is on (the load benchmark): ``action``, from

@@ -20,12 +20,14 @@ from liarsdice_demo import charts, history, narrate
 from liarsdice_demo.composition import ConfigError, build_rules
 from liarsdice_demo.db import get_db
 from liarsdice_demo.hub import current_hub
+from liarsdice_demo.players import player_by_id
 from liarsdice_demo.render import markdown
 from liarsdice_demo.table import TableSession
 
 bp = Blueprint("pages", __name__)
-SQLITE_MAX_INT = 2**63 - 1
-"""The largest integer SQLite stores; a larger id in a URL names nothing."""
+MAX_ID = 2**31 - 1
+"""The largest id every supported database stores (PostgreSQL's ``integer``); a larger id in a
+URL names nothing (looking it up would fail in the driver, not find nothing)."""
 
 
 def _table(code: str) -> TableSession:
@@ -115,10 +117,10 @@ def leaderboard() -> str:
 @bp.get("/players/<int:player_id>")
 def player(player_id: int) -> str:
     """A player's rating and games."""
-    if player_id > SQLITE_MAX_INT:  # SQLite cannot even look it up (OverflowError): no such player
+    if player_id > MAX_ID:
         abort(404, description="No such player.")
     db = get_db()
-    row = db.execute("SELECT * FROM players WHERE id = ?", (player_id,)).fetchone()
+    row = player_by_id(db, player_id)
     if row is None:
         abort(404, description="No such player.")
     entry = next((e for e in history.leaderboard(db, 10_000) if e["id"] == player_id), None)
@@ -130,7 +132,7 @@ def player(player_id: int) -> str:
 @bp.get("/games/<int:game_id>")
 def replay(game_id: int) -> str:
     """Step through a finished game, event by event (all dice shown: the game is over)."""
-    if game_id > SQLITE_MAX_INT:  # SQLite cannot even look it up (OverflowError): no such game
+    if game_id > MAX_ID:
         abort(404, description="No such game.")
     db = get_db()
     row = history.game(db, game_id)

@@ -1,6 +1,6 @@
 """Players without registration: a random token in a cookie names a player row.
 
-Contract: before each request ``g.player`` is the cookie's player row (or ``None``);
+Contract: before each request ``g.player`` is the cookie's player row, a mapping (or ``None``);
 :func:`ensure_player` creates a player with a nickname and arranges for the cookie to be set;
 only a hash of the token is stored. Bots are player rows too (``bot_kind`` set, no token), so they
 get ratings like anyone. The cookie is ``Secure`` when the request came over HTTPS (behind a
@@ -19,16 +19,17 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-import sqlite3
 import threading
 import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import Flask, current_app, g, request
+from sqlalchemy import Connection, RowMapping, delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
-from liarsdice_demo.db import get_db
+from liarsdice_demo.db import TIME_FORMAT, game_players, get_db, players, utcnow, writing
 from liarsdice_demo.limits import spend_player_creation
 
 COOKIE = "ld_player"
@@ -62,53 +63,65 @@ def clean_nickname(raw: object) -> str:
     return name
 
 
-def player_by_token(db: sqlite3.Connection, token: str | None) -> sqlite3.Row | None:
+def player_by_token(db: Connection, token: str | None) -> RowMapping | None:
     """The human player holding ``token``, or ``None``."""
     if not token:
         return None
-    return db.execute("SELECT * FROM players WHERE token_hash = ?", (_hash(token),)).fetchone()
+    found = db.execute(select(players).where(players.c.token_hash == _hash(token)))
+    return found.mappings().first()
 
 
-def ensure_player(nickname: str) -> sqlite3.Row:
+def player_by_id(db: Connection, player_id: int) -> RowMapping | None:
+    """The player (human or bot) with id ``player_id``, or ``None``."""
+    return db.execute(select(players).where(players.c.id == player_id)).mappings().first()
+
+
+def ensure_player(nickname: str) -> RowMapping:
     """The request's player, created (or renamed) with ``nickname``; sets the cookie if new."""
     db = get_db()
     if g.player is not None:
-        if g.player["nickname"] != nickname:
-            db.execute("UPDATE players SET nickname = ? WHERE id = ?", (nickname, g.player["id"]))
-            db.commit()
         player_id = g.player["id"]
+        if g.player["nickname"] != nickname:
+            with writing(db):
+                db.execute(update(players).where(players.c.id == player_id), {"nickname": nickname})
     else:
         spend_player_creation()
         _maybe_purge(db)
         token = secrets.token_urlsafe(32)
-        cursor = db.execute(
-            "INSERT INTO players (token_hash, nickname, last_seen) VALUES (?, ?, datetime('now'))",
-            (_hash(token), nickname),
-        )
-        db.commit()
-        player_id = cursor.lastrowid
+        with writing(db):
+            made = db.execute(
+                insert(players),
+                {"token_hash": _hash(token), "nickname": nickname, "last_seen": utcnow()},
+            )
+        assert made.inserted_primary_key is not None
+        player_id = made.inserted_primary_key[0]
         g.new_token = token
-    g.player = db.execute("SELECT * FROM players WHERE id = ?", (player_id,)).fetchone()
-    return g.player
+    player = player_by_id(db, player_id)
+    assert player is not None
+    g.player = player
+    return player
 
 
-def purge_idle_players(db: sqlite3.Connection, days: float) -> int:
+def purge_idle_players(db: Connection, days: float) -> int:
     """Delete the human players not seen for ``days`` days who have no finished game (no
     ``game_players`` row); commits and returns how many went."""
-    cursor = db.execute(
-        "DELETE FROM players WHERE bot_kind IS NULL"
-        " AND COALESCE(last_seen, created_at) < datetime('now', ?)"
-        " AND NOT EXISTS (SELECT 1 FROM game_players WHERE game_players.player_id = players.id)",
-        (f"-{float(days)} days",),
-    )
-    db.commit()
-    return cursor.rowcount
+    cutoff = (datetime.now(UTC) - timedelta(days=days)).strftime(TIME_FORMAT)
+    played = select(game_players.c.player_id).where(game_players.c.player_id == players.c.id)
+    with writing(db):
+        gone = db.execute(
+            delete(players).where(
+                players.c.bot_kind.is_(None),
+                func.coalesce(players.c.last_seen, players.c.created_at) < cutoff,
+                ~played.exists(),
+            )
+        )
+    return gone.rowcount
 
 
 _purge_lock = threading.Lock()
 
 
-def _maybe_purge(db: sqlite3.Connection) -> None:
+def _maybe_purge(db: Connection) -> None:
     """Purge idle players if the last purge is ``PLAYER_PURGE_SECONDS`` old (or none ran yet)."""
     app = current_app
     with _purge_lock:
@@ -120,24 +133,28 @@ def _maybe_purge(db: sqlite3.Connection) -> None:
     purge_idle_players(db, app.config["PLAYER_TTL_DAYS"])
 
 
-def _touch(db: sqlite3.Connection, player: sqlite3.Row) -> None:
+def _touch(db: Connection, player: RowMapping) -> None:
     """Record that ``player`` was seen, unless that was done in the last :data:`SEEN_EVERY` s."""
-    cutoff = (datetime.now(UTC) - timedelta(seconds=SEEN_EVERY)).strftime("%Y-%m-%d %H:%M:%S")
+    cutoff = (datetime.now(UTC) - timedelta(seconds=SEEN_EVERY)).strftime(TIME_FORMAT)
     if player["last_seen"] is not None and player["last_seen"] >= cutoff:
         return
-    db.execute("UPDATE players SET last_seen = datetime('now') WHERE id = ?", (player["id"],))
-    db.commit()
+    with writing(db):
+        db.execute(update(players).where(players.c.id == player["id"]), {"last_seen": utcnow()})
 
 
-def bot_player(db: sqlite3.Connection, name: str, kind: str) -> int:
-    """The player id of the bot seat called ``name`` of ``kind``, created on first use."""
-    row = db.execute(
-        "SELECT id FROM players WHERE nickname = ? AND bot_kind = ?", (name, kind)
-    ).fetchone()
-    if row is not None:
-        return int(row["id"])
-    cursor = db.execute("INSERT INTO players (nickname, bot_kind) VALUES (?, ?)", (name, kind))
-    return int(cursor.lastrowid or 0)
+def bot_player(db: Connection, name: str, kind: str) -> int:
+    """The player id of the bot seat called ``name`` of ``kind``, created on first use (inside
+    the caller's write transaction; a concurrent creation of the same bot is waited for)."""
+    query = select(players.c.id).where(players.c.nickname == name, players.c.bot_kind == kind)
+    found = db.execute(query).scalar()
+    if found is None:
+        try:
+            with db.begin_nested():
+                db.execute(insert(players), {"nickname": name, "bot_kind": kind})
+        except IntegrityError:  # another transaction created it first, and has committed
+            pass
+        found = db.execute(query).scalar_one()
+    return int(found)
 
 
 def _load() -> None:
