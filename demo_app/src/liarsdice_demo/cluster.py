@@ -11,17 +11,21 @@ Used when the hub's store is Redis (``REDIS_URL``). Contract:
   ``LEASE_SECONDS * 4 / 3`` seconds after its driver died. A process that stops cleanly releases
   its leases first, so others take over at their next tick.
 - **Copies in step.** A process holds a copy of every table it drives or that one of its sockets
-  or pages asked for. Each commit is announced on the table's channel; the listener hands the
-  announcement of a table this process holds to a scheduler worker, which catches the copy up
-  (:meth:`TableStorage.sync`: from the announcement itself, which carries the change, or from
-  Redis if this copy missed one) and sends this process's sockets their new views.
-  Announcements of other tables are dropped unread.
+  or pages asked for, and subscribes to those tables' channels only (:meth:`Cluster.watch`,
+  :meth:`Cluster.unwatch`, called by the hub as copies come and go). Each commit is announced
+  on the table's channel; the listener reads only an announcement's version, and hands a newer
+  one to a scheduler worker, which catches the copy up (:meth:`TableStorage.sync`: from the
+  announcement itself, which carries the change, or from Redis if this copy missed one) and
+  sends this process's sockets their new views. Pub/sub delivers at most once (an outage, or a
+  copy loaded just as its subscription starts, can miss an announcement), so every lease tick
+  also compares each copy's version with the store's and catches up the copies behind.
 - **Conflicts** between processes are settled by the store's version check (see
   :mod:`liarsdice_demo.table_storage`).
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from typing import Any
@@ -44,7 +48,7 @@ class Cluster:
         """This process's name in leases, seats and its heartbeat."""
         self.lease_seconds = float(hub.settings.get("LEASE_SECONDS", LEASE_SECONDS))
         self._stopped = threading.Event()
-        self.store.listen(self._announced)
+        self.store.listen(self._announced, self.node)
         self._leases = threading.Thread(target=self._keep_leases, name="liarsdice-leases")
         self._leases.daemon = True
         self._leases.start()
@@ -56,6 +60,17 @@ class Cluster:
     def claim(self, code: str) -> bool:
         """Take the lease of a new table made here; True if this process now drives it."""
         return bool(self.store.acquire([code], self.node, self._ms))
+
+    def watch(self, code: str) -> None:
+        """Follow table ``code``'s announcements: this process now holds a copy of it."""
+        self.store.watch(code)
+
+    def unwatch(self, code: str) -> None:
+        """Stop following table ``code``: this process dropped its copy."""
+        try:
+            self.store.unwatch(code)
+        except redis.RedisError as problem:  # reconnecting: only the subscriptions held come back
+            log.warning("table %s: not unsubscribed: %s", code, problem)
 
     def _keep_leases(self) -> None:
         """Renew this process's leases and take the free ones, every third of a lease."""
@@ -85,6 +100,7 @@ class Cluster:
                     "table %s: lease lost (now held by %s): this process stops", code, holder
                 )
                 table.stop_driving()
+        self._catch_up()
         free = [code for code in self.store.codes() if code not in driven]
         for code in self.store.acquire(free, self.node, self._ms):
             table = self.hub.get(code)
@@ -95,9 +111,21 @@ class Cluster:
             table.refresh()
             table.drive()
 
+    def _catch_up(self) -> None:
+        """Catch up every copy the store holds a newer version of (an announcement was missed),
+        and close those it no longer holds (one round trip for the versions)."""
+        tables = self.hub.tables()
+        stored = self.store.versions([table.code for table in tables])
+        for table, version in zip(tables, stored, strict=True):
+            if version > table.version:
+                self.hub.scheduler.submit(functools.partial(table.sync, version))
+            elif version == 0 and table.version > 0:
+                self.hub.scheduler.submit(table.refresh)  # closed: refresh() closes the copy
+
     def _announced(self, code: str, data: str) -> None:
-        """A commit (``data``: its version and time) or a close of table ``code`` (on the
-        listener)."""
+        """A commit (``data``: its version, time and change) or a close of table ``code`` (on
+        the listener, which decodes only the version: a change this copy made or has is
+        skipped)."""
         table = self.hub.local(code)
         if table is None:
             return
@@ -105,9 +133,16 @@ class Cluster:
             self.hub.forget(code)
             table.close("this table has closed: start a new one from the lobby")
             return
-        version, at, change = self.store.change(code, data)
-        if version > table.version:
-            self.hub.scheduler.submit(lambda: table.sync(version, at, change))
+        version = self.store.change_version(data)
+        if version <= table.version:
+            return
+
+        def catch_up() -> None:
+            if version > table.version:
+                _, at, change = self.store.change(code, data)
+                table.sync(version, at, change)
+
+        self.hub.scheduler.submit(catch_up)
 
     def shutdown(self) -> None:
         """Stop keeping leases and release this process's (others take the tables over)."""

@@ -127,6 +127,7 @@ class TableHub:
             host_id = host[0] if host else None
             table = TableSession(code, config, self, host_id, public=public, client=client)
             if self.cluster is not None:
+                self.cluster.watch(code)
                 table.driving = self.cluster.claim(code)
             self._tables[code] = table
         table.save()
@@ -180,14 +181,18 @@ class TableHub:
         if table is not None or self.cluster is None:
             return table
         try:  # outside the lock: other tables do not wait on Redis
+            self.cluster.watch(code)  # first: no change is missed between the read and this
             stored = self.store.table(code)
         except Exception as down:  # redis-py's errors: the shared store is unreachable
             raise StoreUnavailable(f"the table store is unreachable: {down}") from None
         loaded = None if stored is None else self._rebuild(stored)
-        if loaded is None:
-            return None
         with self._lock:
-            return self._tables.setdefault(code, loaded)
+            if loaded is not None:
+                return self._tables.setdefault(code, loaded)
+            if code in self._tables:  # another request loaded it meanwhile
+                return self._tables[code]
+        self.cluster.unwatch(code)
+        return None
 
     def _shared_records(self) -> list[tuple[str, dict[str, Any]]]:
         """Every process's tables (code, record) from the shared store, read at most once per
@@ -207,7 +212,9 @@ class TableHub:
     def forget(self, code: str) -> None:
         """Drop this process's copy of table ``code`` (the store keeps the table)."""
         with self._lock:
-            self._tables.pop(code, None)
+            dropped = self._tables.pop(code, None)
+        if dropped is not None and self.cluster is not None:
+            self.cluster.unwatch(code)
 
     def tables(self) -> list[TableSession]:
         """Every live table, newest first."""
@@ -248,9 +255,8 @@ class TableHub:
         held = self.tables()  # a table's lock is never taken under the hub's
         expired = [t for t in held if t.driving and _expired(t, now)]
         unused = [t for t in held if not t.driving and not t.connections]
-        with self._lock:
-            for table in (*expired, *unused):
-                self._tables.pop(table.code, None)
+        for table in (*expired, *unused):
+            self.forget(table.code)
         for table in expired:
             self.store.drop(table.code)
             table.close("this table has closed: start a new one from the lobby")

@@ -16,7 +16,10 @@ Contract: the contract of :class:`~liarsdice_demo.live_store.LiveStore` (``reser
   :meth:`RedisStore.alive`);
 - the channel ``{prefix}changed:{code}``: each commit publishes the change there, as lines: ``<new
   version> <Redis's clock, in seconds> <first>``, the record, then each new event (all JSON, one
-  per line; see :meth:`RedisStore.change`); :meth:`RedisStore.drop` publishes ``closed``.
+  per line; see :meth:`RedisStore.change`); :meth:`RedisStore.drop` publishes ``closed``. A
+  process subscribes only to the channels of the tables it holds (:meth:`RedisStore.watch`);
+- the channel ``{prefix}wake:{node}``: each process listens there too, so that closing the store
+  can wake its listener.
 
 :meth:`RedisStore.commit` is one Lua script, so it is atomic: it checks the version, writes, and
 publishes. Two processes changing one table at once are ordered by Redis: one commit succeeds, the
@@ -25,9 +28,10 @@ other raises :class:`~liarsdice_demo.live_store.StoreConflict` and writes nothin
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
-import time
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -94,6 +98,9 @@ class RedisStore:
         self._renew = self._redis.register_script(RENEW)
         self._release = self._redis.register_script(RELEASE)
         self._pubsub: Any = None
+        self._wake = ""
+        self._listener: threading.Thread | None = None
+        self._closing = threading.Event()
 
     def _key(self, kind: str, code: str) -> str:
         return f"{self._prefix}{kind}:{code}"
@@ -136,6 +143,13 @@ class RedisStore:
         """The stored version of table ``code`` (0 if it is not stored)."""
         return int(self._redis.hget(self._key("table", code), "version") or 0)
 
+    def versions(self, codes: Sequence[str]) -> list[int]:
+        """The stored version of each of ``codes`` (0: not stored), in one round trip."""
+        with self._redis.pipeline(transaction=False) as pipe:
+            for code in codes:
+                pipe.hget(self._key("table", code), "version")
+            return [int(found or 0) for found in pipe.execute()]
+
     def drop(self, code: str) -> None:
         """Forget table ``code`` (its record, events, lease and code) and announce it closed."""
         with self._redis.pipeline() as pipe:
@@ -152,9 +166,12 @@ class RedisStore:
 
     def close(self) -> None:
         """Stop listening and close the connection pool."""
-        if self._pubsub is not None:
-            self._pubsub.stop()
-            self._pubsub.join(2.0)
+        self._closing.set()
+        if self._listener is not None:
+            with contextlib.suppress(redis.RedisError):
+                self._redis.publish(self._wake, "stop")
+            self._listener.join(2.0)
+            self._pubsub.close()
         self._redis.close()
 
     # --- what several processes need -------------------------------------------------------------
@@ -246,22 +263,48 @@ class RedisStore:
         )
         return int(version), float(at), change
 
-    def listen(self, changed: Callable[[str, str], None]) -> None:
+    @staticmethod
+    def change_version(message: str) -> int:
+        """The version an announcement (a change, not ``closed``) brings, read without decoding
+        the rest."""
+        return int(message[: message.index(" ")])
+
+    def listen(self, changed: Callable[[str, str], None], node: str) -> None:
         """Call ``changed(code, message)`` (``message``: a change for :meth:`change`, or
-        ``closed``) for every table's announcement, on a thread of its own, until :meth:`close`."""
-        pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
-        start = len(self._key("changed", ""))
-
-        def deliver(message: dict[str, Any]) -> None:
-            changed(message["channel"][start:], message["data"])
-
-        pubsub.psubscribe(**{self._key("changed", "*"): deliver})
-        self._pubsub = pubsub.run_in_thread(
-            sleep_time=0.25, daemon=True, exception_handler=_listener_failed
+        ``closed``) for each announcement of a table :meth:`watch` was called for, on a thread of
+        its own, until :meth:`close`. ``node`` names this process's own channel, which
+        :meth:`close` uses to wake the listener."""
+        self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+        self._wake = self._key("wake", node)
+        self._pubsub.subscribe(self._wake)
+        self._listener = threading.Thread(
+            target=self._listen, args=(changed,), name="liarsdice-announcements", daemon=True
         )
+        self._listener.start()
 
+    def watch(self, code: str) -> None:
+        """Receive table ``code``'s announcements from now on (idempotent);
+        :class:`StoreUnavailable` if Redis cannot be reached."""
+        try:
+            self._pubsub.subscribe(self._key("changed", code))
+        except redis.RedisError as down:
+            raise StoreUnavailable(f"Redis: {down}") from None
 
-def _listener_failed(error: BaseException, pubsub: Any, thread: Any) -> None:
-    """Keep listening after a connection error (redis-py reconnects on the next read)."""
-    log.warning("live table announcements: %s; listening again in 1 s", error)
-    time.sleep(1.0)
+    def unwatch(self, code: str) -> None:
+        """Stop receiving table ``code``'s announcements."""
+        self._pubsub.unsubscribe(self._key("changed", code))
+
+    def _listen(self, changed: Callable[[str, str], None]) -> None:
+        """The listener's loop: one blocking read per message (no polling)."""
+        start = len(self._key("changed", ""))
+        while not self._closing.is_set():
+            try:
+                message = self._pubsub.get_message(ignore_subscribe_messages=True, timeout=None)
+            except (redis.RedisError, OSError) as problem:  # redis-py reconnects on the next read
+                if self._closing.is_set():
+                    return
+                log.warning("live table announcements: %s; listening again in 1 s", problem)
+                self._closing.wait(1.0)
+                continue
+            if message is not None and message["channel"] != self._wake:
+                changed(message["channel"][start:], message["data"])
