@@ -402,6 +402,55 @@ def test_a_stale_copy_is_refused_then_judges_the_move_again(
             hub.shutdown()
 
 
+def test_a_process_hears_only_the_tables_it_holds_and_catches_up_a_missed_change(
+    redis_url: str, tmp_path: Path
+) -> None:
+    from liarsdice_demo import create_app
+
+    url = redis_url.replace("/0", "/4")
+    server = redis.Redis.from_url(url, decode_responses=True)
+    server.flushdb()
+    settings = {"TESTING": True, "REDIS_URL": url, "BOT_DELAY": 60.0, "REVEAL_PAUSE": 60.0}
+    apps = [create_app({**settings, "DATABASE": str(tmp_path / "one.sqlite")}) for _ in "ab"]
+    hubs = [app.extensions["liarsdice_hub"] for app in apps]
+
+    def listeners(code: str) -> int:
+        channel = f"liarsdice:changed:{code}"
+        return int(dict(server.pubsub_numsub(channel))[channel])
+
+    try:
+        body = {"nickname": "Iris", "preset": "dudo", "seats": 2, "bot_kind": "random"}
+        made = apps[0].test_client().post("/api/tables", json=body).json
+        code = made["code"]
+        assert listeners(code) == 1  # the process that made it, not the other
+        copy = hubs[1].get(code)
+        wait_until(lambda: listeners(code) == 2)
+        driver = hubs[0].local(code)
+        # The copy's announcements are lost (as in an outage): the lease tick catches it up.
+        hubs[1].store.unwatch(code)
+        wait_until(lambda: listeners(code) == 1)
+        driver.start_now()
+        time.sleep(0.3)
+        assert copy.version < driver.version and copy.game is None
+        hubs[1].cluster._catch_up()
+        wait_until(lambda: copy.version == driver.version)
+        assert copy.game is not None and copy.game.events == driver.game.events
+        # A copy dropped stops listening; a copy that missed its table's close is closed.
+        hubs[1].forget(code)
+        assert hubs[1].get(code) is not None
+        wait_until(lambda: listeners(code) == 2)
+        hubs[1].forget(code)
+        wait_until(lambda: listeners(code) == 1)
+        hubs[1].get(code)
+        hubs[1].store.unwatch(code)
+        hubs[0].store.drop(code)
+        hubs[1].cluster._catch_up()
+        wait_until(lambda: hubs[1].local(code) is None)
+    finally:
+        for hub in hubs:
+            hub.shutdown()
+
+
 def test_a_move_while_redis_is_down_is_refused_and_the_copy_dropped(tmp_path: Path) -> None:
     from liarsdice_demo import create_app
     from liarsdice_demo.protocol import parse as parse_intent
