@@ -1,4 +1,4 @@
-"""A timer wheel for the hub: one thread keeps a heap of due jobs, a small pool runs them.
+"""A timer wheel for the hub: one thread keeps a heap of due jobs, a few worker threads run them.
 
 Contract: :meth:`Scheduler.call_later` runs ``fn()`` on a worker thread no earlier than ``delay``
 seconds from now; :meth:`Scheduler.submit` runs it as soon as a worker is free. Jobs are not
@@ -9,13 +9,14 @@ cancelled: a job that may have gone stale checks a generation number itself (see
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import itertools
 import logging
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+import queue
 
 log = logging.getLogger(__name__)
 
@@ -28,9 +29,15 @@ class Scheduler:
         self._counter = itertools.count()
         self._wake = threading.Condition()
         self._stopped = False
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="liarsdice-hub")
+        self._jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
+        """Jobs due now, taken by the workers in order (``None``: a worker stops)."""
+        self._workers = [
+            threading.Thread(target=self._work, name=f"liarsdice-hub-{n}", daemon=True)
+            for n in range(workers)
+        ]
         self._thread = threading.Thread(target=self._run, name="liarsdice-timers", daemon=True)
-        self._thread.start()
+        for thread in (*self._workers, self._thread):
+            thread.start()
 
     def call_later(self, delay: float, fn: Callable[[], None]) -> None:
         """Run ``fn`` on a worker after ``delay`` seconds (at once if ``delay <= 0``)."""
@@ -45,28 +52,23 @@ class Scheduler:
 
     def submit(self, fn: Callable[[], None]) -> None:
         """Run ``fn`` on a worker as soon as one is free."""
-        with self._wake:
-            if self._stopped:
-                return
-            self._pool.submit(self._guarded, fn)
+        if not self._stopped:
+            self._jobs.put(fn)
 
-    @staticmethod
-    def _guarded(fn: Callable[[], None]) -> None:
-        try:
-            fn()
-        except Exception:
-            log.exception("a hub job failed")
+    def _work(self) -> None:
+        """A worker: run jobs one after another until told to stop."""
+        while (fn := self._jobs.get()) is not None:
+            try:
+                fn()
+            except Exception:
+                log.exception("a hub job failed")
 
     def _run(self) -> None:
         with self._wake:
             while not self._stopped:
                 now = time.monotonic()
                 while self._heap and self._heap[0][0] <= now:
-                    _, _, fn = heapq.heappop(self._heap)
-                    try:
-                        self._pool.submit(self._guarded, fn)
-                    except RuntimeError:  # the interpreter is exiting
-                        return
+                    self._jobs.put(heapq.heappop(self._heap)[2])
                 timeout = self._heap[0][0] - now if self._heap else None
                 self._wake.wait(timeout)
 
@@ -77,4 +79,11 @@ class Scheduler:
             self._heap.clear()
             self._wake.notify()
         self._thread.join()
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        with contextlib.suppress(queue.Empty):
+            while True:
+                self._jobs.get_nowait()
+        for _ in self._workers:
+            self._jobs.put(None)
+        for worker in self._workers:
+            if worker is not threading.current_thread():
+                worker.join()
