@@ -314,8 +314,8 @@ class Conn:
         self.sent: list[dict[str, Any]] = []
         self.closed: int | None = None
 
-    def send(self, data: dict[str, Any]) -> None:
-        self.sent.append(data)
+    def send(self, data: dict[str, Any] | str) -> None:  # a message, or its text
+        self.sent.append(json.loads(data) if isinstance(data, str) else data)
 
     def abandon(self, code: int = 1000, reason: str = "") -> None:
         self.closed = code

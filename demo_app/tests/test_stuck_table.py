@@ -3,6 +3,7 @@ and spectator why, saves nothing and is no longer live."""
 
 from __future__ import annotations
 
+import json
 import types
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -65,8 +66,8 @@ class Conn:
         self.greeted = False
         self.sent: list[dict[str, Any]] = []
 
-    def send(self, data: dict[str, Any]) -> None:
-        self.sent.append(data)
+    def send(self, data: dict[str, Any] | str) -> None:  # a message, or its text
+        self.sent.append(json.loads(data) if isinstance(data, str) else data)
 
     def abandon(self) -> None:
         pass

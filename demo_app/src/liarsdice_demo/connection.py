@@ -12,13 +12,13 @@ it. The sender is a thread, or a greenlet when the server runs under gevent.
 from __future__ import annotations
 
 import contextlib
-import json
 import queue
 import socket
 import threading
 from typing import Any
 
 from liarsdice_demo.gate import TokenBucket
+from liarsdice_demo.protocol import encode
 
 OUTBOX = 256
 RATE = 10.0
@@ -57,7 +57,7 @@ class Connection:
         """Queue ``data`` (a message dict or its JSON text); close the connection if it lags."""
         if self.closed:
             return
-        text = data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
+        text = data if isinstance(data, str) else encode(data)
         try:
             self._outbox.put_nowait(text)
         except queue.Full:

@@ -18,13 +18,13 @@ killed (``kill -9``), not a power cut of the host (the last moments may then be 
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
+import orjson
 
 from liarsdice.events import Event
 from liarsdice.serialization import from_data, to_data
@@ -102,7 +102,7 @@ class LiveStore:
         transaction, if the stored table is at ``version`` (0: new); returns the new version.
         Else :class:`StoreConflict`, and nothing is written."""
         rows = [
-            (code, game, first + i, json.dumps(to_data(event, Event)))
+            (code, game, first + i, orjson.dumps(to_data(event, Event)).decode())
             for i, event in enumerate(events)
         ]
         with self._lock, write_transaction(self._conn):
@@ -119,7 +119,13 @@ class LiveStore:
                 "INSERT INTO live_tables (code, record, created, version, game)"
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT (code) DO UPDATE SET"
                 " record = excluded.record, version = excluded.version, game = excluded.game",
-                (code, json.dumps(record), record.get("created", 0.0), version + 1, game),
+                (
+                    code,
+                    orjson.dumps(record).decode(),
+                    record.get("created", 0.0),
+                    version + 1,
+                    game,
+                ),
             )
         return version + 1
 
@@ -160,8 +166,8 @@ class LiveStore:
                 "SELECT event FROM live_events WHERE code = ? AND game = ? ORDER BY seq",
                 (code, row["game"]),
             ).fetchall()
-        log = from_data([json.loads(e["event"]) for e in events], list[Event])
-        return StoredTable(code, json.loads(row["record"]), log, row["version"])
+        log = from_data([orjson.loads(e["event"]) for e in events], list[Event])
+        return StoredTable(code, orjson.loads(row["record"]), log, row["version"])
 
     def close(self) -> None:
         """Close the connection."""

@@ -7,7 +7,7 @@ size cap and the nesting cap are both checked on the raw text before JSON is par
 message reaches the JSON parser's recursion; types are strict: a boolean is not a number). A
 ``bid`` or ``call`` may carry a ``payload``: a JSON object keyed by plugin name, passed to the
 engine as the action's payload (the engine and the plugins judge its contents). :func:`message`
-builds a server message.
+builds a server message and :func:`encode` gives its text (compact JSON, UTF-8 text as is).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 import attrs
+import orjson
 
 VERSION = 1
 MAX_MESSAGE = 2048
@@ -150,6 +151,11 @@ def _too_deep(value: Any, levels: int = MAX_PAYLOAD_DEPTH) -> bool:
 def message(kind: str, **fields: Any) -> dict[str, Any]:
     """A server message of ``kind`` with ``fields``."""
     return {"v": VERSION, "type": kind, **fields}
+
+
+def encode(data: dict[str, Any]) -> str:
+    """The text of server message ``data``, as sent (non-string keys become strings)."""
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def error(text: str, intent: Intent | None = None) -> dict[str, Any]:

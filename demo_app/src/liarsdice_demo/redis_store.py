@@ -29,12 +29,12 @@ other raises :class:`~liarsdice_demo.live_store.StoreConflict` and writes nothin
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import orjson
 import redis
 
 from liarsdice.events import Event
@@ -126,10 +126,10 @@ class RedisStore:
     ) -> int:
         """As :meth:`liarsdice_demo.live_store.LiveStore.commit`, and announced on the table's
         channel; one atomic script. :class:`StoreUnavailable` if Redis cannot be reached."""
-        rows = [json.dumps(to_data(event, Event)) for event in events]
+        rows = [orjson.dumps(row) for row in to_data(list(events), list[Event])]
         keys = [self._key("table", code), self._key("log", code), self._tables]
         keys.append(self._key("changed", code))
-        args = [code, version, json.dumps(record), game, first, record.get("created", 0.0)]
+        args = [code, version, orjson.dumps(record), game, first, record.get("created", 0.0)]
         try:
             return int(self._commit(keys=keys, args=[*args, *rows]))
         except redis.ResponseError as clash:
@@ -195,9 +195,9 @@ class RedisStore:
             entries = self._redis.xrange(
                 self._key("log", code), f"{stored_game}-1", f"{stored_game}-{LAST}"
             )
-        rows = [json.loads(fields["e"]) for _, fields in entries]
+        rows = [orjson.loads(fields["e"]) for _, fields in entries]
         events = from_data(rows, list[Event])
-        return StoredTable(code, json.loads(text), events, int(version), first)
+        return StoredTable(code, orjson.loads(text), events, int(version), first)
 
     def records(self) -> list[tuple[str, dict[str, Any]]]:
         """Every live table's code and record, oldest first (one round trip for the records)."""
@@ -206,7 +206,7 @@ class RedisStore:
             for code in codes:
                 pipe.hget(self._key("table", code), "record")
             texts = pipe.execute()
-        return [(code, json.loads(text)) for code, text in zip(codes, texts, strict=True) if text]
+        return [(code, orjson.loads(text)) for code, text in zip(codes, texts, strict=True) if text]
 
     def acquire(self, codes: Sequence[str], node: str, ms: int) -> list[str]:
         """Take the lease of each of ``codes`` that nobody holds, for ``ms`` milliseconds, as
@@ -257,9 +257,9 @@ class RedisStore:
         clock) and the change itself (the record, and the new events from ``first``)."""
         head, record, *events = message.split("\n")
         version, at, first = head.split()
-        rows = [json.loads(event) for event in events]
+        rows = [orjson.loads(event) for event in events]
         change = StoredTable(
-            code, json.loads(record), from_data(rows, list[Event]), int(version), int(first)
+            code, orjson.loads(record), from_data(rows, list[Event]), int(version), int(first)
         )
         return int(version), float(at), change
 

@@ -13,10 +13,10 @@ import contextlib
 import heapq
 import itertools
 import logging
+import queue
 import threading
 import time
 from collections.abc import Callable
-import queue
 
 log = logging.getLogger(__name__)
 

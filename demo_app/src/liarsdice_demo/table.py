@@ -55,7 +55,7 @@ from liarsdice.views import public_events
 from liarsdice_demo import narrate
 from liarsdice_demo.composition import TableConfig
 from liarsdice_demo.live_store import StoreConflict, StoreUnavailable
-from liarsdice_demo.protocol import Intent, error, message
+from liarsdice_demo.protocol import Intent, encode, error, message
 from liarsdice_demo.seat import Seat, digest
 from liarsdice_demo.table_storage import TableStorage
 
@@ -735,16 +735,16 @@ class TableSession(TableStorage):
         announce, self._announce = self._announce, []
         everyone = [conn for seat in self.seats if seat is not None for conn in seat.conns]
         for data in announce:
+            text = encode(data)
             for conn in [*everyone, *self._spectators]:
-                conn.send(data)
-        public = None
+                conn.send(text)
         for seat in self.seats:
             if seat is not None and seat.conns:
-                data = self._state_for(seat)
+                text = encode(self._state_for(seat))  # once for the seat's tabs
                 for conn in list(seat.conns):
-                    conn.send(data)
+                    conn.send(text)
         if self._spectators:
-            public = self._state_for(None)
+            public = encode(self._state_for(None))
             for conn in list(self._spectators):
                 conn.send(public)
         if self.timing:
