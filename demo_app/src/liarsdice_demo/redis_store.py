@@ -39,6 +39,7 @@ import redis
 
 from liarsdice.events import Event
 from liarsdice.serialization import from_data, to_data
+from liarsdice_demo.batcher import Batcher
 from liarsdice_demo.live_store import StoreConflict, StoredTable, StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -94,7 +95,7 @@ class RedisStore:
         except redis.RedisError as problem:
             raise RuntimeError(f"cannot reach Redis at {url.split('@')[-1]}: {problem}") from None
         self._prefix = prefix
-        self._commit = self._redis.register_script(COMMIT)
+        self._commits = Batcher(self._redis, COMMIT)
         self._renew = self._redis.register_script(RENEW)
         self._release = self._redis.register_script(RELEASE)
         self._pubsub: Any = None
@@ -125,13 +126,15 @@ class RedisStore:
         events: Sequence[Event] = (),
     ) -> int:
         """As :meth:`liarsdice_demo.live_store.LiveStore.commit`, and announced on the table's
-        channel; one atomic script. :class:`StoreUnavailable` if Redis cannot be reached."""
+        channel; one atomic script, sent with the commits of other tables that fall due at the
+        same time (:mod:`liarsdice_demo.batcher`). :class:`StoreUnavailable` if Redis cannot be
+        reached."""
         rows = [orjson.dumps(row) for row in to_data(list(events), list[Event])]
         keys = [self._key("table", code), self._key("log", code), self._tables]
         keys.append(self._key("changed", code))
         args = [code, version, orjson.dumps(record), game, first, record.get("created", 0.0)]
         try:
-            return int(self._commit(keys=keys, args=[*args, *rows]))
+            return int(self._commits.call(keys, [*args, *rows]))
         except redis.ResponseError as clash:
             if "CONFLICT" not in str(clash):
                 raise
