@@ -131,8 +131,9 @@ class TableHub:
                 table.driving = self.cluster.claim(code)
             self._tables[code] = table
         table.save()
-        with self._records_lock:  # the lobby lists it at once
-            self._records = (-RECORDS_SECONDS, [])
+        with self._records_lock:  # the lobby lists it at once, without reading every table
+            read_at, records = self._records
+            self._records = (read_at, [*records, (code, table.record())])
         if host is not None:
             table.sit(*host)
         if start:
