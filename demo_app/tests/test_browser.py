@@ -9,6 +9,9 @@ import random
 import time
 from typing import Any
 
+from .conftest import create_in_lobby
+from .test_websocket import rig_dice
+
 
 def test_lobby_to_winner_in_the_browser(live_server: str, browser: Any) -> None:
     rng = random.Random(11)
@@ -52,3 +55,130 @@ def test_lobby_to_winner_in_the_browser(live_server: str, browser: Any) -> None:
     assert "wins the game" in page.inner_text("#winner")
     assert page.locator(".seat").count() == 3
     assert not errors, errors
+
+
+def play_until_over(page: Any, calls_first: bool = True) -> list[str]:
+    """Bid or call whenever the page offers a move, until a winner is shown; the tab's title at
+    each of the player's turns."""
+    titles = []
+    deadline = time.monotonic() + 60
+    while not page.is_visible("#winner"):
+        assert time.monotonic() < deadline, "the game did not end in the browser"
+        if page.is_visible("#actions"):
+            titles.append(page.title())
+            calls = page.query_selector_all("#calls button")
+            if calls and calls_first:
+                calls[0].click()
+            elif page.is_enabled("#bid-button"):
+                page.click("#bid-button")
+            elif calls:
+                calls[0].click()
+        page.wait_for_timeout(50)
+    return titles
+
+
+def test_the_reveal_shows_every_die_the_call_counted(
+    live_server: str, browser: Any, monkeypatch: Any
+) -> None:
+    # Two players with one die each, both ones (wild): whatever the bid, the call counts 2, and
+    # puts the loser out, whose die must still be shown. Then the way out: leave, or a new table.
+    rig_dice(monkeypatch, [{"Iris": [1], "Boris (bot)": [1]}])
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    create_in_lobby(page, live_server, seats="2", dice_per_player="1", bot_kind="random")
+    assert page.is_hidden("#after")
+    page.click("#start")
+    play_until_over(page)
+    assert page.get_attribute("#reveal", "data-count") == "2"
+    assert "2 counted" in page.inner_text("#reveal")
+    assert page.locator("#seats .die.match").count() == 2
+    out = page.locator("#seats .seat.out")
+    assert out.count() == 1 and out.locator(".die.match").count() == 1
+    assert "1 die → out" in out.inner_text()
+    # The game is over: a way back to the lobby, and a new table with these settings.
+    assert page.is_visible("#leave") and page.get_attribute("#leave", "href") == "/"
+    page.click("#new-table")
+    page.wait_for_selector(".validation.ok")
+    assert page.input_value("#preset") == "dudo"
+    assert page.input_value("#seats") == "2" and page.input_value("#dice_per_player") == "1"
+    assert page.input_value("#bot_kind") == "random"
+    assert not page.is_checked("#rated") and not page.is_checked("#public")
+    page.fill("#nickname", "Iris")
+    page.click("#create-button")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector("#start:visible")
+    assert "Dudo" in page.inner_text(".table-head h1")
+    assert not errors, errors
+
+
+COUNT_BEEPS_AND_TITLES = """
+window.beeps = 0;
+const Real = window.AudioContext;
+window.AudioContext = class extends Real {
+  createOscillator() {
+    const tone = super.createOscillator();
+    const start = tone.start.bind(tone);
+    tone.start = (...args) => { window.beeps += 1; return start(...args); };
+    return tone;
+  }
+};
+window.titles = [];
+const title = Object.getOwnPropertyDescriptor(Document.prototype, "title");
+Object.defineProperty(Document.prototype, "title", {
+  configurable: true,
+  get() { return title.get.call(this); },
+  set(value) {
+    if (window.titles.at(-1) !== value) window.titles.push(value);
+    title.set.call(this, value);
+  },
+});
+"""
+"""Counts the beeps of the page (``window.beeps``) and records each new title it sets."""
+
+
+def test_your_turn_marks_the_title_and_beeps_unless_muted(live_server: str, browser: Any) -> None:
+    page = browser.new_page()
+    page.add_init_script(COUNT_BEEPS_AND_TITLES)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    create_in_lobby(page, live_server, seats="2", dice_per_player="2", bot_kind="random")
+    plain = page.title()
+    marked = f"● Your turn — {plain}"
+    assert not page.is_checked("#mute")
+    page.click("#start")
+    page.wait_for_selector("#actions:visible")
+    assert page.title() == marked
+    assert page.evaluate("window.beeps") == 1
+    play_until_over(page, calls_first=False)
+    assert page.title() == plain  # the game is over
+    # The mark came with each of Iris's turns and went when the turn passed; a beep each time.
+    titles = page.evaluate("window.titles")
+    assert titles[0] == plain and titles[-1] == plain and titles.count(marked) >= 2
+    assert titles == [plain, marked] * titles.count(marked) + [plain]
+    assert page.evaluate("window.beeps") == titles.count(marked)
+
+    # Muted, the switch is remembered: a turn then marks the title without a sound.
+    page.check("#mute")
+    page.reload()
+    page.wait_for_selector("#rematch:visible")
+    assert page.is_checked("#mute")
+    page.click("#rematch")
+    page.wait_for_function("() => document.title.startsWith('●')", timeout=10000)
+    assert page.evaluate("window.beeps") == 0
+    assert not errors, errors
+
+
+def test_a_player_who_is_out_may_leave_while_the_others_play_on(
+    app: Any, live_server: str, browser: Any
+) -> None:
+    app.config["BOT_DELAY"] = 1.5  # the bots play on slowly enough to look
+    page = browser.new_page()
+    create_in_lobby(page, live_server, seats="3", dice_per_player="1", turn_seconds="5")
+    page.click("#start")
+    page.wait_for_selector("#actions:visible")  # Iris opens, then lets her clock run out...
+    page.wait_for_selector("#my-dice:has-text('You are out')", timeout=15000)
+    assert not page.is_visible("#banner")  # ...and the game goes on without her
+    assert page.is_visible("#leave") and page.is_visible("#new-table")
+    page.click("#leave")
+    page.wait_for_selector("#create-form")

@@ -17,7 +17,7 @@ from liarsdice.events import (
     PrivateStateSet,
     TurnPassed,
 )
-from liarsdice.models import Bid, Resolution
+from liarsdice.models import Bid, BidAction, CallAction, Resolution
 from liarsdice_demo import __main__ as cli
 from liarsdice_demo import create_app
 from liarsdice_demo.composition import parse_config
@@ -27,6 +27,8 @@ from liarsdice_demo.narrate import line, ruling
 from liarsdice_demo.protocol import MAX_MESSAGE, MAX_PAYLOAD_DEPTH, ProtocolError, parse
 from liarsdice_demo.scheduler import Scheduler
 from liarsdice_demo.table import MAX_TOKENS_PER_SEAT, TableSession
+
+from .conftest import SETTINGS
 
 
 def test_ruling_line_for_a_challenge() -> None:
@@ -236,3 +238,82 @@ def test_a_seat_forgotten_by_a_late_heartbeat_is_marked_present_again() -> None:
     assert table.seats[0].nodes == [] and table.seats[0].conns
     table.keep_present()  # the next tick of this process
     assert table.seats[0].nodes == ["here"]
+
+
+class DrivenHub(FakeHub):
+    """A hub whose scheduler runs nothing: the test drives the table by hand."""
+
+    class Idle:
+        def call_later(self, seconds: float, fn: Any) -> None:
+            pass
+
+        def submit(self, fn: Any) -> None:
+            pass
+
+    scheduler = Idle()
+
+    def record_latency(self, delays: list[float], kind: str = "action") -> None:
+        pass
+
+
+def test_the_reveal_holds_the_dice_of_a_player_the_call_puts_out(monkeypatch: Any) -> None:
+    from liarsdice.game import Game
+
+    class Rigged(Game):  # one die each: Knox's wild one is what makes Iris's bid true
+        def start_round(self, rolls: Any = None) -> Any:
+            return super().start_round(rolls or {"Iris": [5], "Knox": [1], "Lu": [2]})
+
+    monkeypatch.setattr("liarsdice_demo.table.Game", Rigged)
+    config = parse_config({"preset": "dudo", "seats": 3, "dice_per_player": 1, "bot_kind": "none"})
+    table = TableSession("REVL", config, DrivenHub(), 1)
+    for player_id, name in enumerate(["Iris", "Knox", "Lu"], 1):
+        table.sit(player_id, name, table.join_key)
+    table.start_now()
+    table._act(BidAction("Iris", Bid(2, 5)))
+    table._act(CallAction("Knox", "challenge"))
+    reveal = table._reveal
+    assert reveal is not None
+    assert (reveal["count"], reveal["losers"]) == (2, ["Knox"])
+    assert not table.game.state.player("Knox").alive  # the call put Knox out...
+    assert reveal["rolls"] == {"Iris": [5], "Knox": [1], "Lu": [2]}  # ...his die is shown
+    shown = [d for roll in reveal["rolls"].values() for d in roll if d in reveal["matching_faces"]]
+    assert len(shown) == reveal["count"]
+    assert table._state_for(None)["reveal"] == reveal  # what the table page draws from
+
+
+def test_the_favicon_is_linked_and_served(client: Any) -> None:
+    page = client.get("/").get_data(as_text=True)
+    assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in page
+    old = client.get("/favicon.ico")
+    assert old.status_code == 301 and old.headers["Location"].endswith("/static/favicon.svg")
+    with client.get("/static/favicon.svg") as icon:
+        assert icon.status_code == 200 and icon.mimetype == "image/svg+xml"
+        assert icon.get_data(as_text=True).startswith("<svg")
+
+
+def test_a_finished_table_is_not_listed_while_the_shared_list_is_cached(
+    redis_url: str, tmp_path: Any, monkeypatch: Any
+) -> None:
+    import redis
+
+    from liarsdice_demo import hub as hub_module
+
+    url = redis_url.replace("/0", "/6")
+    redis.Redis.from_url(url).flushdb()
+    monkeypatch.setattr(hub_module, "RECORDS_SECONDS", 3600.0)  # the list is read once
+    settings = {**SETTINGS, "DATABASE": str(tmp_path / "x.sqlite"), "REDIS_URL": url}
+    app = create_app(settings)
+    hub = app.extensions["liarsdice_hub"]
+    try:
+        config = parse_config({"preset": "dudo", "seats": 3, "dice_per_player": 1})
+        table = hub.create(config, public=True)
+        assert [(t["code"], t["status"]) for t in hub.listed()] == [(table.code, "waiting")]
+        table.start_now()  # bots only, at once
+        deadline = time.monotonic() + 30
+        while table.status != "over":
+            assert time.monotonic() < deadline, "the bot game did not finish"
+            time.sleep(0.02)
+        assert hub.listed() == []
+        assert app.test_client().get("/api/tables").json["tables"] == []
+    finally:
+        hub.shutdown()

@@ -133,7 +133,8 @@ class TableHub:
         table.save()
         with self._records_lock:  # the lobby lists it at once, without reading every table
             read_at, records = self._records
-            self._records = (read_at, [*records, (code, table.record())])
+            if all(known != code for known, _ in records):  # a read since the save has it
+                self._records = (read_at, [*records, (code, table.record())])
         if host is not None:
             table.sit(*host)
         if start:
@@ -224,9 +225,17 @@ class TableHub:
 
     def listed(self) -> list[dict[str, Any]]:
         """Summaries of the public tables waiting or playing, newest first: all the lobby may
-        show (shared store: every process's tables)."""
+        show (shared store: every process's tables).
+
+        The shared store's list is read at most once per :data:`RECORDS_SECONDS`, and a table
+        created here joins it as it was created: a table this process holds a copy of is listed
+        with that copy's status, so a game that has just ended here is not shown as live."""
         if self.cluster is not None:
             found = [summarize(code, r) for code, r in reversed(self._shared_records())]
+            with self._lock:
+                held = {code: table.status for code, table in self._tables.items()}
+            for summary in found:
+                summary["status"] = held.get(summary["code"], summary["status"])
         else:
             found = [table.summary() for table in self.tables()]
         return [t for t in found if t["public"] and t["status"] in LIVE]

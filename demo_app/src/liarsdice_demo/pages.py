@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, abort, g, render_template, request
+from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
 
 from liarsdice.errors import RulesetError
 from liarsdice.events import CallMade, RoundStarted
@@ -106,6 +107,12 @@ def rules_preview() -> str:
     except ConfigError as problem:
         abort(400, description=str(problem))
     return render_template("rules.html", table=None, body=markdown(ruleset.describe()))
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """Browsers that ask for ``/favicon.ico`` without reading the page's icon link get the SVG."""
+    return redirect(url_for("static", filename="favicon.svg"), code=301)
 
 
 @bp.get("/leaderboard")

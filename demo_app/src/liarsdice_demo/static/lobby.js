@@ -143,4 +143,31 @@ form.addEventListener("submit", async (event) => {
   }
 });
 
+// A table page's "New table" link fills the form in with that table's settings:
+// ?preset=&variants=a,b&options={json}&seats=&bot_kind=&turn_seconds=&dice_per_player=&rated=1&public=1
+function prefill(query) {
+  if (query.has("preset") && (query.get("preset") === "" || query.get("preset") in presetsByName)) {
+    presetSelect.value = query.get("preset");
+  }
+  if (query.has("variants")) {
+    const variants = new Set(query.get("variants").split(",").filter(Boolean));
+    for (const box of form.querySelectorAll("input[name=variant]")) box.checked = variants.has(box.value);
+  }
+  try {
+    const options = JSON.parse(query.get("options") ?? "{}");
+    if (options && typeof options === "object" && !Array.isArray(options)) Object.assign(edited, options);
+  } catch {
+    // not JSON: the combination's defaults
+  }
+  for (const field of ["seats", "turn_seconds", "dice_per_player"]) {
+    if (query.get(field)) document.getElementById(field).value = query.get(field);
+  }
+  const botKind = document.getElementById("bot_kind");
+  if ([...botKind.options].some((o) => o.value === query.get("bot_kind"))) botKind.value = query.get("bot_kind");
+  for (const field of ["rated", "public"]) {
+    if (query.has(field)) document.getElementById(field).checked = query.get(field) === "1";
+  }
+}
+
+prefill(new URLSearchParams(window.location.search));
 refresh();

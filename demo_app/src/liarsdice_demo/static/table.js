@@ -13,6 +13,17 @@ let closedForGood = false;
 let busyWait = 0; // ms before retrying after "try again later" (1013); grows, reset on welcome
 let marked = new Set(); // indices into own_dice the player picked to show with the bid (bluff)
 let markedFor = null; // the round and dice those marks belong to
+let myTurn = false; // whether the last state offered this seat a move
+const baseTitle = document.title;
+const MUTE_KEY = "liarsdice.muted"; // localStorage: "1" when the turn sound is off
+let audio = null; // the AudioContext of the turn sound, made on first use
+
+// Text this script writes for players (the rest of the page's text is in table.html).
+const TEXT = {
+  yourTurnTitle: (title) => `● Your turn — ${title}`,
+  diceNow: (before, after) => `${before} ${before === 1 ? "die" : "dice"} → ${after}`,
+  out: "out",
+};
 
 const CALL_LABELS = {
   challenge: "Liar! (challenge)",
@@ -97,6 +108,7 @@ function stop(reason) {
   $("connection").className = "hint stopped";
   $("sit-form").hidden = true;
   $("start").hidden = true;
+  noteTurn(false);
 }
 
 function reconnect() {
@@ -242,6 +254,70 @@ function render(message) {
   const me = message.seat !== null ? table.seats[message.seat] : null;
   $("rematch").disabled = Boolean(me?.rematch);
   $("rematch").textContent = me?.rematch ? "Waiting for the others…" : "Rematch";
+  const myInfo = view?.seats.find((s) => s.name === view.viewer);
+  const out = message.seat !== null && table.status === "playing" && myInfo && !myInfo.alive;
+  $("after").hidden = !(out || table.status === "over" || table.status === "stopped");
+  noteTurn(Boolean(mine && message.legal));
+}
+
+// --- your turn: a mark in the tab's title and a short beep -----------------------------------
+
+function noteTurn(now) {
+  if (now && !myTurn) beep();
+  myTurn = now;
+  document.title = now ? TEXT.yourTurnTitle(baseTitle) : baseTitle;
+  document.body.classList.toggle("my-turn", now);
+}
+
+function muted() {
+  return $("mute").checked;
+}
+
+function mutedBefore() {
+  try {
+    return localStorage.getItem(MUTE_KEY) === "1";
+  } catch {
+    return false; // storage refused (private mode): the sound is on
+  }
+}
+
+/** A short beep (Web Audio API); browsers allow it once the page has had a click or a key. */
+function beep() {
+  if (muted()) return;
+  const Context = window.AudioContext ?? window.webkitAudioContext;
+  if (!Context) return;
+  try {
+    audio ??= new Context();
+    if (audio.state === "suspended") audio.resume().catch(() => {});
+    const tone = audio.createOscillator();
+    const volume = audio.createGain();
+    tone.type = "sine";
+    tone.frequency.value = 880;
+    volume.gain.setValueAtTime(0.15, audio.currentTime);
+    volume.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+    tone.connect(volume).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.25);
+  } catch {
+    // no sound: the title still says it is your turn
+  }
+}
+
+/** The lobby's address with this table's settings filled in (see lobby.js). */
+function newTableLink() {
+  const config = boot.config;
+  const query = new URLSearchParams({
+    preset: config.preset ?? "",
+    variants: config.variants.join(","),
+    options: JSON.stringify(config.options ?? {}),
+    seats: config.seats,
+    bot_kind: config.bot_kind ?? "none",
+    turn_seconds: config.turn_seconds,
+    dice_per_player: config.dice_per_player,
+    rated: config.rated ? "1" : "",
+    public: boot.public ? "1" : "",
+  });
+  return `/?${query}`;
 }
 
 function renderWaiting(message) {
@@ -287,17 +363,21 @@ function renderSeats(message) {
     if (message.seat === index) classes.push("me");
     if (view?.winner === seat.name) classes.push("winner");
     let diceRow = [];
-    if (info && alive) {
-      const revealed = reveal?.rolls?.[seat.name];
+    // Once the cups are lifted every die that was under them is shown, a player's whom the call
+    // put out of the game included: the count is of all of them.
+    const revealed = reveal?.rolls?.[seat.name];
+    if (info && revealed) {
+      const matching = countsTheBid(reveal.call) ? reveal.matching_faces : null;
+      diceRow = dice(revealed, matching, 0, faceUp(revealed, info.shown ?? []));
+    } else if (info && alive) {
       const shown = info.shown ?? [];
-      if (revealed) {
-        const matching = countsTheBid(reveal.call) ? reveal.matching_faces : null;
-        diceRow = dice(revealed, matching, 0, faceUp(revealed, shown));
-      } else if (message.seat === index && view.own_dice) diceRow = dice(view.own_dice, null, 0, faceUp(view.own_dice, shown));
+      if (message.seat === index && view.own_dice) diceRow = dice(view.own_dice, null, 0, faceUp(view.own_dice, shown));
       else diceRow = dice(shown, null, Math.max(0, info.dice - shown.length), shown.map(() => true));
     }
     const facts = [];
-    if (info) facts.push(`${info.dice} ${info.dice === 1 ? "die" : "dice"}`);
+    if (info && revealed && revealed.length !== info.dice) {
+      facts.push(TEXT.diceNow(revealed.length, alive ? info.dice : TEXT.out)); // "5 dice → 4"
+    } else if (info) facts.push(`${info.dice} ${info.dice === 1 ? "die" : "dice"}`);
     if (info?.public?.bullets !== undefined) {
       facts.push(el("span", { class: "revolver", title: "bullets in the revolver / chambers" }, `${info.public.bullets}/${chambers ?? "?"} bullets`));
     }
@@ -345,6 +425,7 @@ function fillFaces(legal, preferred) {
 function renderReveal(reveal) {
   const box = $("reveal");
   box.hidden = !reveal;
+  box.dataset.count = reveal?.count ?? "";
   if (!reveal) return;
   const counted = reveal.matching_faces && countsTheBid(reveal.call)
     ? `Counted faces: ${reveal.matching_faces.map((f) => PIPS[f]).join(" ")}` : "";
@@ -395,6 +476,15 @@ $("actions").addEventListener("submit", (event) => {
   send("bid", withPayload({ quantity: Number($("bid-quantity").value), face: Number($("bid-face").value) }, "bid"));
 });
 $("start").addEventListener("click", () => send("start"));
+$("new-table").href = newTableLink();
+$("mute").checked = mutedBefore();
+$("mute").addEventListener("change", () => {
+  try {
+    localStorage.setItem(MUTE_KEY, $("mute").checked ? "1" : "0");
+  } catch {
+    // storage refused: the switch lasts as long as the page
+  }
+});
 $("rematch").addEventListener("click", () => send("rematch"));
 $("copy").addEventListener("click", () => navigator.clipboard?.writeText($("share").value));
 $("sit-form").addEventListener("submit", async (event) => {
@@ -410,6 +500,10 @@ $("sit-form").addEventListener("submit", async (event) => {
   reconnect();
 });
 window.addEventListener("beforeunload", () => { closedForGood = true; });
+// Browsers let a page play sound once it has had a click or a key: wake the sound up then.
+for (const kind of ["pointerdown", "keydown"]) {
+  window.addEventListener(kind, () => { if (audio?.state === "suspended") audio.resume().catch(() => {}); });
+}
 
 connect();
 requestAnimationFrame(tick);
