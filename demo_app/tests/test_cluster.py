@@ -256,6 +256,25 @@ def test_the_driver_dies_and_the_other_process_drives_on(servers: Servers) -> No
     assert any(made_bids[i : i + len(before)] == before for i in range(len(made_bids)))
 
 
+def test_a_stopping_server_hands_its_tables_over_at_once(servers: Servers) -> None:
+    one = servers.start(workers=2)
+    two = servers.start()
+    made, _ = table_with_two_players(one, two)
+    code = made["code"]
+    assert servers.runs(lease_holder(servers, code), one)
+    iris = WSPlayer(one, code, made["seat_token"]).connect()  # keeps a worker of one busy
+    try:
+        iris.expect("welcome")
+        servers.procs[one].terminate()  # SIGTERM: a deploy draining the node
+        stopped = time.monotonic()
+        while not servers.runs(holder := lease_holder(servers, code), two):
+            # not the socket's 5 s of grace, nor a lease picked up by the other worker of one
+            assert time.monotonic() - stopped < LEASE / 3 + 1.5, f"still held by {holder}"
+            time.sleep(0.05)
+    finally:
+        iris.close()
+
+
 def test_two_processes_acting_at_once_one_wins(servers: Servers) -> None:
     one, two = servers.start(), servers.start()
     made, sat = table_with_two_players(one, two)
@@ -451,9 +470,41 @@ def test_a_process_hears_only_the_tables_it_holds_and_catches_up_a_missed_change
             hub.shutdown()
 
 
+def test_changes_from_another_process_do_not_hold_the_pause_after_a_reveal(
+    redis_url: str, tmp_path: Path
+) -> None:
+    from liarsdice_demo import create_app
+
+    url = redis_url.replace("/0", "/7")
+    redis.Redis.from_url(url).flushdb()
+    settings = {"TESTING": True, "REDIS_URL": url, "BOT_DELAY": 0.02, "REVEAL_PAUSE": 1.0}
+    apps = [create_app({**settings, "DATABASE": str(tmp_path / "one.sqlite")}) for _ in "ab"]
+    hubs = [app.extensions["liarsdice_hub"] for app in apps]
+    try:
+        from liarsdice_demo.composition import parse_config
+
+        config = parse_config({"preset": "dudo", "seats": 2, "bot_kind": "random"})
+        driver = hubs[0].create(config, start=True)  # two bots
+        copy = hubs[1].get(driver.code)
+        wait_until(lambda: driver._pause_until is not None, seconds=30)
+        revealed = time.monotonic()
+        # Another process commits every 50 ms (a seated player reloading the page, say).
+        while time.monotonic() - revealed < 2.5:
+            copy.seat_token(copy.seats[1])
+            if driver._pause_until is None:
+                break
+            time.sleep(0.05)
+        wait_until(lambda: driver._pause_until is None, seconds=5)
+        assert time.monotonic() - revealed < 1.0 + 0.5
+    finally:
+        for hub in hubs:
+            hub.shutdown()
+
+
 def test_a_move_while_redis_is_down_is_refused_and_the_copy_dropped(tmp_path: Path) -> None:
     from liarsdice_demo import create_app
     from liarsdice_demo.protocol import parse as parse_intent
+    from liarsdice_demo.sockets import _handle
 
     from .conftest import REDIS_SERVER
 
@@ -489,6 +540,15 @@ def test_a_move_while_redis_is_down_is_refused_and_the_copy_dropped(tmp_path: Pa
         assert hub.local(made["code"]) is None and tab.closed == 1012  # players reconnect
         page = app.test_client().get(f"/t/{made['code']}")
         assert page.status_code == 503 and "Retry-After" in page.headers
+        hub._records = (-10.0, [])  # the lobby's cached list is old: it must read Redis
+        for path in ("/", "/api/tables"):
+            answer = app.test_client().get(path)
+            assert answer.status_code == 503 and "Retry-After" in answer.headers, path
+        # A tab saying hello now is told to come back later (1013), not sent an internal error.
+        late = Conn()
+        hello = {"v": 1, "type": "hello", "seat_token": made["seat_token"]}
+        _handle(table, late, json.dumps(hello))
+        assert late.closed == 1013 and not [m for m in late.sent if m["type"] == "error"]
     finally:
         if server.poll() is None:
             server.terminate()

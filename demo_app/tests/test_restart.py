@@ -135,6 +135,41 @@ def test_a_finished_game_that_was_not_saved_is_saved_once_on_restart(tmp_path: P
         assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
 
 
+def test_a_finished_game_the_database_refused_is_saved_when_it_takes_it(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    from liarsdice_demo.hub import _expired
+
+    app = create_app({**SETTINGS, "DATABASE": str(tmp_path / "demo.sqlite")})
+    hub = hub_of(app)
+    real_save, refused = hub.save_game, []
+
+    def database_down_twice(record: dict[str, Any]) -> Any:
+        if len(refused) < 2:
+            refused.append(record["live_key"])
+            raise OSError("connection refused")  # as a driver's error would
+        return real_save(record)
+
+    monkeypatch.setattr(hub, "save_game", database_down_twice)
+    try:
+        config = parse_config({"preset": "dudo", "seats": 2, "dice_per_player": 1})
+        table = hub.create(config, start=True)  # two bots
+        deadline = time.monotonic() + 30
+        while not refused:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        # Unsaved, the finished table is not closed however long it waits.
+        assert table.status == "over" and table.game_id is None
+        assert not _expired(table, time.monotonic() + 10**6)
+        while table.game_id is None:  # tried again after 1 s, then after 2 s
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert len(refused) == 2 and len(set(refused)) == 1
+        assert _expired(table, time.monotonic() + 10**6)
+    finally:
+        hub.shutdown()
+
+
 @pytest.fixture(params=["sqlite", "redis"])
 def store(request: Any, tmp_path: Path) -> Iterator[Any]:
     """Each kind of live store, empty."""

@@ -210,6 +210,30 @@ def test_cli_parses_and_runs(monkeypatch: Any, tmp_path: Any, capsys: Any) -> No
         create_app(seen["config"])
 
 
+def test_urls_are_printed_without_their_passwords() -> None:
+    from liarsdice_demo.db import shown
+
+    assert shown("postgresql+psycopg://liar:s3cret@db:5432/dice") == (
+        "postgresql+psycopg://liar:***@db:5432/dice"
+    )
+    assert shown("postgresql+psycopg://liar@db/dice?password=Top&sslmode=require") == (
+        "postgresql+psycopg://liar@db/dice?password=***&sslmode=require"
+    )
+    assert shown("liar:Top4@127.0.0.1:5440/dice") == "liar:***@127.0.0.1:5440/dice"  # no scheme
+    assert shown("redis://:pw@127.0.0.1:6379/0") == "redis://:***@127.0.0.1:6379/0"
+    assert shown("sqlite:////tmp/liarsdice.sqlite") == "sqlite:////tmp/liarsdice.sqlite"
+
+
+def test_a_database_url_the_app_cannot_use_is_refused_with_an_example() -> None:
+    from liarsdice_demo.db import engine_for
+
+    for url in ("postgres+psycopg://a:pw@h/d", "liar:pw@h/d"):
+        with pytest.raises(RuntimeError, match=r"not a database URL this app knows: .*:\*\*\*@"):
+            engine_for(url)
+    with pytest.raises(RuntimeError, match=r"no driver .*e\.g\. postgresql\+psycopg://"):
+        engine_for("postgresql+psycopg2://a:pw@h/d")  # the postgres extra is psycopg 3
+
+
 def test_a_seat_keeps_its_newest_tokens_and_stores_only_their_digests() -> None:
     table = TableSession("TOKN", parse_config({"preset": "dudo"}), FakeHub(), 1)
     seat = table.sit(1, "Iris")

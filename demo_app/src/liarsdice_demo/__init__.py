@@ -11,11 +11,13 @@ worker (:mod:`.serve`), or under a gunicorn command line of your own (see the RE
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, make_response, render_template
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from liarsdice_demo import (
@@ -32,6 +34,8 @@ from liarsdice_demo import (
     sockets,
 )
 from liarsdice_demo.live_store import StoreUnavailable
+
+log = logging.getLogger(__name__)
 
 DEFAULTS: dict[str, Any] = {
     "BOT_DELAY": 0.9,
@@ -60,7 +64,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     players, ratings and finished games instead of that file, e.g. PostgreSQL shared by hosts;
     ``REDIS_URL`` (also read from the plain ``REDIS_URL`` variable): keep live tables in Redis;
     ``BOT_DELAY``/``REVEAL_PAUSE``: seconds; the socket caps, the guard's, the rate limits' and the
-    player expiry's keys: :mod:`.gate`, :mod:`.guard`, :mod:`.limits`, :mod:`.players`)."""
+    player expiry's keys: :mod:`.gate`, :mod:`.guard`, :mod:`.limits`, :mod:`.players`). A
+    request that finds the table store or the SQL database unreachable gets a 503 page with
+    ``Retry-After``."""
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(DEFAULTS)
     app.config["DATABASE"] = os.path.join(app.instance_path, "liarsdice.sqlite")
@@ -87,13 +93,27 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return render_template("error.html", error=error), error.code or 500
 
     @app.errorhandler(StoreUnavailable)
-    def _store_down(problem: StoreUnavailable) -> Response:
-        down = ServiceUnavailable("The table store cannot be reached: try again in a moment.")
-        answer = make_response(render_template("error.html", error=down), 503)
-        answer.headers["Retry-After"] = "5"
-        return answer
+    def _store_down(problem: Exception) -> Response:
+        return _unavailable("The table store cannot be reached: try again in a moment.")
+
+    if app.extensions[hub.KEY].cluster is not None:  # redis-py's errors outside the store's calls
+        import redis
+
+        app.register_error_handler(redis.RedisError, _store_down)
+
+    @app.errorhandler(OperationalError)
+    def _database_down(problem: OperationalError) -> Response:
+        log.error("the SQL database cannot be reached: %s", problem.orig or problem)
+        return _unavailable("The database cannot be reached: try again in a moment.")
 
     return app
+
+
+def _unavailable(text: str) -> Response:
+    """A 503 page saying ``text``, to be retried in a few seconds."""
+    answer = make_response(render_template("error.html", error=ServiceUnavailable(text)), 503)
+    answer.headers["Retry-After"] = "5"
+    return answer
 
 
 __all__ = ["create_app"]

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Sequence
-from urllib.parse import urlsplit, urlunsplit
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -59,6 +58,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     from flask import Flask
 
     from liarsdice_demo import serve
+    from liarsdice_demo.db import shown
 
     config: dict[str, str] = {"DATABASE": args.db} if args.db else {}
     if args.redis:
@@ -69,21 +69,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"liarsdice-demo on http://{args.host}:{args.port}/  (Ctrl-C to stop)", flush=True)
     database = args.db or instance + "/liarsdice.sqlite"
     live = (
-        f"live tables in Redis at {_without_password(redis_url)}"
-        if redis_url
-        else f"live tables in {database}"
+        f"live tables in Redis at {shown(redis_url)}" if redis_url else f"live tables in {database}"
     )
-    kept = _without_password(database_url) if database_url else database
+    kept = shown(database_url) if database_url else database
     print(f"{live}; players, games and ratings in {kept}", flush=True)
     serve.serve(config, args.host, args.port, args.workers)
-
-
-def _without_password(url: str) -> str:
-    """``url`` with any password replaced by ``***``, fit to print."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    return urlunsplit(parts._replace(netloc=parts.netloc.replace(parts.password, "***", 1)))
 
 
 if __name__ == "__main__":

@@ -8,8 +8,9 @@ Used when the hub's store is Redis (``REDIS_URL``). Contract:
   saving its finished game, closing it when idle. A process that dies stops renewing; within
   :data:`LEASE_SECONDS` its leases expire and the next tick of another process takes them and
   drives the tables on (:meth:`TableStorage.drive`), so a table is driven again at most
-  ``LEASE_SECONDS * 4 / 3`` seconds after its driver died. A process that stops cleanly releases
-  its leases first, so others take over at their next tick.
+  ``LEASE_SECONDS * 4 / 3`` seconds after its driver died. A process told to stop (``SIGTERM``:
+  :meth:`Cluster.drain`) releases its leases at once and takes no more, so others take over at
+  their next tick, even while its own sockets are still closing.
 - **Copies in step.** A process holds a copy of every table it drives or that one of its sockets
   or pages asked for, and subscribes to those tables' channels only (:meth:`Cluster.watch`,
   :meth:`Cluster.unwatch`, called by the hub as copies come and go). Each commit is announced
@@ -48,6 +49,7 @@ class Cluster:
         """This process's name in leases, seats and its heartbeat."""
         self.lease_seconds = float(hub.settings.get("LEASE_SECONDS", LEASE_SECONDS))
         self._stopped = threading.Event()
+        self._draining = threading.Event()
         self.store.listen(self._announced, self.node)
         self._leases = threading.Thread(target=self._keep_leases, name="liarsdice-leases")
         self._leases.daemon = True
@@ -72,6 +74,19 @@ class Cluster:
         except redis.RedisError as problem:  # reconnecting: only the subscriptions held come back
             log.warning("table %s: not unsubscribed: %s", code, problem)
 
+    def drain(self) -> None:
+        """This process is stopping: give up every table it drives now, and take no more, so
+        other processes drive them on at their next tick (its sockets may still play until they
+        close). Its heartbeat goes on till it exits."""
+        self._draining.set()
+        driven = [table for table in self.hub.tables() if table.driving]
+        for table in driven:
+            table.stop_driving()
+        try:
+            self.store.release([table.code for table in driven], self.node)
+        except redis.RedisError as problem:
+            log.warning("table leases not released: %s", problem)
+
     def _keep_leases(self) -> None:
         """Renew this process's leases and take the free ones, every third of a lease."""
         while not self._stopped.is_set():
@@ -85,6 +100,8 @@ class Cluster:
         self.store.beat(self.node, 3 * self._ms)  # a late tick must not make players look away
         for table in self.hub.tables():  # and if it did, their seats say so again
             table.keep_present()
+        if self._draining.is_set():
+            return
         tables = [table for table in self.hub.tables() if table.driving]
         nodes = {node for table in tables for seat in table.seats if seat for node in seat.nodes}
         alive = self.store.alive(nodes)

@@ -31,12 +31,14 @@ file through the standard library: :func:`connect` and :func:`write_transaction`
 from __future__ import annotations
 
 import functools
+import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from flask import Flask, current_app, g
 from sqlalchemy import (
@@ -56,7 +58,13 @@ from sqlalchemy import (
     inspect,
     make_url,
 )
-from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
+from sqlalchemy.exc import (
+    ArgumentError,
+    IntegrityError,
+    NoSuchModuleError,
+    OperationalError,
+    ProgrammingError,
+)
 from sqlalchemy.pool import NullPool
 
 EXTENSION = "liarsdice_db"
@@ -64,6 +72,8 @@ EXTENSION = "liarsdice_db"
 BUSY_TIMEOUT = 30.0
 """Seconds a SQLite connection waits for another writer's lock before ``database is locked``."""
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+EXAMPLES = "e.g. postgresql+psycopg://user:password@host/dbname or sqlite:////path/to/file.sqlite"
+"""What a database URL looks like, for the errors about one."""
 IMMEDIATE = "liarsdice_immediate"
 """Connection ``info`` key: the next transaction :func:`writing` begins is ``BEGIN IMMEDIATE``."""
 
@@ -128,8 +138,17 @@ def sqlite_url(path: str | Path) -> str:
 
 
 def shown(url: str) -> str:
-    """``url`` with any password replaced by ``***``, fit to print."""
-    return make_url(url).render_as_string(hide_password=True)
+    """``url`` (a database's or Redis's) fit to print: its password, in the address or in a query
+    field named like one, replaced by ``***``; text that is not a URL has whatever lies between a
+    ``:`` and an ``@`` hidden."""
+    parts = urlsplit(url)
+    if not parts.scheme or not parts.netloc:
+        return re.sub(r":[^:@/]*@", ":***@", url)
+    user, at, host = parts.netloc.rpartition("@")
+    netloc = f"{user.partition(':')[0]}:***@{host}" if at and ":" in user else parts.netloc
+    fields = parse_qsl(parts.query, keep_blank_values=True)
+    query = "&".join(f"{k}={'***' if 'pass' in k.lower() else v}" for k, v in fields)
+    return urlunsplit(parts._replace(netloc=netloc, query=query))
 
 
 @functools.cache
@@ -139,13 +158,19 @@ def engine_for(url: str) -> Engine:
     keys on, WAL, the busy timeout, and ``BEGIN`` emitted by us (``IMMEDIATE`` in
     :func:`writing`); a server database: a pool whose connections are checked before use.
     ``RuntimeError`` when the URL's driver is not installed."""
-    parsed = make_url(url)
     try:
+        parsed = make_url(url)
         if parsed.get_backend_name() != "sqlite":
             return create_engine(parsed, pool_pre_ping=True)
         engine = create_engine(parsed, poolclass=NullPool)
+    except (ArgumentError, NoSuchModuleError):
+        raise RuntimeError(
+            f"not a database URL this app knows: {shown(url)} ({EXAMPLES})"
+        ) from None
     except ImportError as problem:
-        hint = " (pip install 'liarsdice-rules-demo[postgres]')" if "postgres" in url else ""
+        hint = f" ({EXAMPLES})" if "psycopg2" in url else ""
+        if "postgres" in url and not hint:
+            hint = " (pip install 'liarsdice-rules-demo[postgres]')"
         raise RuntimeError(f"no driver for {shown(url)}: {problem}{hint}") from None
     event.listen(engine, "connect", _sqlite_connect)
     event.listen(engine, "begin", _sqlite_begin)

@@ -282,6 +282,10 @@ class TableHub:
 
 
 def _expired(table: TableSession, now: float) -> bool:
+    """True for a table to close: idle, or long finished (but a finished game the SQL database
+    has not taken yet keeps its table: the driver keeps trying to save it)."""
+    if table.status == "over" and table.game_id is None:
+        return False
     idle = now - table.touched
     return idle > IDLE_SECONDS or (table.status not in LIVE and idle > FINISHED_SECONDS)
 

@@ -3,7 +3,8 @@
 Contract: :func:`serve` runs ``create_app(config)`` on ``host:port`` under gunicorn with gevent
 workers (one, the embedded default; several only with a shared Redis store, see docs/deploy.md)
 until SIGINT or SIGTERM; the app is built inside each worker, after gevent has patched the
-standard library, and its hub is shut down when the worker exits (releasing its tables' leases).
+standard library, and its hub is shut down when the worker exits; with a shared store, ``SIGTERM``
+first makes the worker hand its tables over (:meth:`~liarsdice_demo.cluster.Cluster.drain`).
 A WebSocket costs a few greenlets and one file descriptor, not a thread, so one process holds
 thousands of them (docs/security.md has the measured figures). Before serving, the open-file
 limit is raised to the most the system allows, and gunicorn holds at most as many connections as
@@ -14,6 +15,8 @@ before a file descriptor runs out; the socket gate keeps room in it for pages.
 from __future__ import annotations
 
 import resource
+import signal
+import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -42,6 +45,17 @@ class DemoServer(BaseApplication):  # type: ignore[misc]
         from liarsdice_demo import create_app
 
         self.app = create_app(self.app_config)
+        cluster = self.app.extensions["liarsdice_hub"].cluster
+        if cluster is not None:  # on SIGTERM, hand the tables over before the sockets close
+            stop = signal.getsignal(signal.SIGTERM)
+
+            def drain_then_stop(signum: int, frame: Any) -> None:
+                # not in the handler itself: draining takes locks and talks to Redis
+                threading.Thread(target=cluster.drain, name="liarsdice-drain").start()
+                if callable(stop):
+                    stop(signum, frame)
+
+            signal.signal(signal.SIGTERM, drain_then_stop)
         return self.app
 
     def _worker_exit(self, server: Any, worker: Any) -> None:

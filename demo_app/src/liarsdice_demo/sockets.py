@@ -152,6 +152,8 @@ def _handle(table: Any, conn: Connection, raw: object) -> None:
             table.attach(conn, intent.fields.get("seat_token"))
         except TableError as problem:
             conn.send(error(str(problem), intent))
+        except StoreUnavailable:  # the seat could not be marked present: come back later
+            conn.abandon(TRY_AGAIN_LATER, "the table store is unreachable: try again in a moment")
         return
     if intent.type == "ping":
         conn.send(message("pong", id=intent.id))

@@ -28,6 +28,7 @@ at this table again.
 from __future__ import annotations
 
 import hmac
+import logging
 import secrets
 import threading
 import time
@@ -65,6 +66,10 @@ MAX_CONNS_PER_SEAT = 3
 MAX_TOKENS_PER_SEAT = 8
 """Seat tokens kept per seat (one is handed out per page load or seat request): the oldest go."""
 LOG_LINES = 80
+SAVE_RETRY_MAX = 60.0
+"""Seconds between two attempts at most to save a finished game the SQL database refused."""
+
+log = logging.getLogger(__name__)
 
 
 class TableError(ValueError):
@@ -126,6 +131,8 @@ class TableSession(TableStorage):
         self._deadline: float | None = None
         self._deadline_at: float | None = None  # the same moment, as wall-clock time (stored)
         self._reveal: dict[str, Any] | None = None
+        self._pause_until: float | None = None
+        """When the pause after a reveal ends (wall-clock time, stored), if one is running."""
         self._log: deque[str] = deque(maxlen=LOG_LINES)
         self._eliminated: list[tuple[str, int]] = []
         self._resolutions = 0
@@ -143,6 +150,8 @@ class TableSession(TableStorage):
         self._stored_record: dict[str, Any] | None = None
         self._announce: list[dict[str, Any]] = []
         """Messages for every connection, sent (after the store's commit) by the next broadcast."""
+        self._closed = False
+        """The hub dropped this table (:meth:`close`): its sockets are being closed."""
 
     # --- seats -----------------------------------------------------------------------------------
 
@@ -282,7 +291,12 @@ class TableSession(TableStorage):
             for seat in self.seats:
                 if seat is not None and conn in seat.conns:
                     del seat.conns[conn]
-                    self._mark(seat.name)
+                    if self._closed:  # the store has dropped the table: nothing to record
+                        return
+                    try:
+                        self._mark(seat.name)
+                    except StoreUnavailable:
+                        self.abandon("the table store is unreachable: reconnecting")
 
     def keep_present(self) -> None:
         """Record again this process's sockets in the seats that lack it (a driver forgot them
@@ -312,6 +326,7 @@ class TableSession(TableStorage):
     def close(self, reason: str) -> None:
         """Close every connection of this table (code :data:`GONE`): the hub has dropped it."""
         with self.lock:
+            self._closed = True
             seated = [conn for seat in self.seats if seat is not None for conn in seat.conns]
             for conn in [*seated, *self._spectators]:
                 conn.abandon(GONE, reason)
@@ -504,17 +519,19 @@ class TableSession(TableStorage):
             explanation=narrate.ruling(r),
         )
 
-    def _pause(self, seconds: float) -> None:
-        """Stop the clock; the next round starts in ``seconds`` (the reveal stays up till then)."""
+    def _pause(self, seconds: float, until: float | None = None) -> None:
+        """Stop the clock; the next round starts in ``seconds`` (the reveal stays up till then).
+        ``until``: the stored end of a pause that is going on (``seconds`` is what is left)."""
         self._gen += 1
         self._set_deadline(None)
+        self._pause_until = until if until is not None else time.time() + seconds
         gen = self._gen
         if self.driving:
             self.hub.scheduler.call_later(seconds, lambda: self._job(gen, self._next_round))
 
     def _next_round(self) -> None:
         assert self.game is not None
-        self._reveal = None
+        self._reveal = self._pause_until = None
         self._narrate(self.game.start_round())
         self._next_turn()
 
@@ -635,8 +652,21 @@ class TableSession(TableStorage):
             ahead += len(groups[when])
         return places
 
-    def _save(self, record: dict[str, Any]) -> None:
-        game_id, ratings = self.hub.save_game(record)
+    def _save(self, record: dict[str, Any], attempt: int = 0) -> None:
+        """Save ``record``; while the SQL database cannot take it, try again later (at most every
+        :data:`SAVE_RETRY_MAX` seconds) for as long as this process drives the table."""
+        try:
+            game_id, ratings = self.hub.save_game(record)
+        except Exception as problem:  # the database is unreachable (any driver's error)
+            delay = min(SAVE_RETRY_MAX, 2.0**attempt)
+            log.warning(
+                "table %s: finished game not saved (%s); trying again in %.0f s",
+                self.code,
+                problem,
+                delay,
+            )
+            self.hub.scheduler.call_later(delay, lambda: self._save_again(record, attempt + 1))
+            return
 
         def note() -> None:
             if self.status == "over" and record["live_key"] == f"{self.uid}:{self.game_no}":
@@ -644,6 +674,13 @@ class TableSession(TableStorage):
                 self._broadcast()
 
         self._retrying(note)
+
+    def _save_again(self, record: dict[str, Any], attempt: int) -> None:
+        with self.lock:
+            unsaved = self.game_id is None and record["live_key"] == f"{self.uid}:{self.game_no}"
+            if not (unsaved and self.driving and self.status == "over"):
+                return
+        self._save(record, attempt)
 
     # --- messages --------------------------------------------------------------------------------
 

@@ -73,6 +73,7 @@ class TableStorage:
     _deadline: float | None
     _deadline_at: float | None
     _reveal: dict[str, Any] | None
+    _pause_until: float | None
     _log: deque[str]
     _eliminated: list[tuple[str, int]]
     _resolutions: int
@@ -87,7 +88,7 @@ class TableStorage:
     _announce: list[dict[str, Any]]
     _spectators: set[Any]
     _narrate: Callable[[list[Event]], None]
-    _pause: Callable[[float], None]
+    _pause: Callable[..., None]
     _next_turn: Callable[..., None]
     _arm: Callable[[float], None]
     _save_later: Callable[[], None]
@@ -121,6 +122,7 @@ class TableStorage:
             "moves": self._moves,
             "deadline": self._deadline_at,
             "reveal": self._reveal,
+            "pause_until": self._pause_until,
             "eliminated": [list(out) for out in self._eliminated],
             "resolutions": self._resolutions,
             "stopped": self.stopped,
@@ -262,6 +264,7 @@ class TableStorage:
             self._load_seats(record["seats"])
         self.status, self.stopped = record["status"], record["stopped"]
         self._moves, self._reveal = record["moves"], record["reveal"]
+        self._pause_until = record.get("pause_until")  # absent from tables stored before it
         self.game_id, self.ratings = record["game_id"], record["ratings"]
         self._eliminated = [(name, when) for name, when in record["eliminated"]]
         self._resolutions = record["resolutions"]
@@ -360,13 +363,16 @@ class TableStorage:
         """Schedule what the driver must do next in the state just loaded: save a finished game
         not saved yet, start the next round after a reveal, or run the turn's clock: armed to the
         stored deadline (no commit) or, to ``resume`` it, restarted with the time it had left but
-        at least :data:`RESUME_GRACE` (a commit)."""
+        at least :data:`RESUME_GRACE` (a commit). A pause after a reveal goes on with the time it had
+        left."""
         if self.status == "over" and self.game_id is None:
             self._save_later()
         if self.status != "playing" or self.game is None or self.game.state.round is None:
             return
-        if self.game.state.round.over:
-            self._pause(self.hub.settings["REVEAL_PAUSE"])
+        if self.game.state.round.over:  # the pause goes on: a reload or a sync never restarts it
+            whole, until = self.hub.settings["REVEAL_PAUSE"], self._pause_until
+            left = whole if until is None else max(0.0, min(whole, until - time.time()))
+            self._pause(left, until)
         elif resume:
             whole = self.config.turn_seconds
             left = whole if self._deadline_at is None else self._deadline_at - time.time()
