@@ -182,3 +182,26 @@ def test_a_player_who_is_out_may_leave_while_the_others_play_on(
     assert page.is_visible("#leave") and page.is_visible("#new-table")
     page.click("#leave")
     page.wait_for_selector("#create-form")
+
+
+def test_players_read_labels_and_bot_levels_not_keys(live_server: str, browser: Any) -> None:
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"http://{live_server}/")
+    page.select_option("#preset", "casino")
+    page.wait_for_selector(".validation.ok")
+    bullets = page.locator(
+        "label.option", has=page.locator("[data-key='revolver.initial_bullets']")
+    )
+    assert bullets.locator(".option-label").inner_text() == "Initial bullets"
+    assert bullets.get_attribute("title") == "revolver.initial_bullets"  # the key: a hint only
+    assert "revolver.initial_bullets" not in page.inner_text("#options")
+    assert "Hard (bayes)" in page.inner_text("#bot_kind")
+    create_in_lobby(page, live_server, seats="2", dice_per_player="1", bot_kind="bayes")
+    page.click("#start")
+    page.wait_for_selector("#seats .seat[data-seat='1']")
+    name = page.inner_text("#seats .seat[data-seat='1'] .name")
+    assert name.startswith("Boris · bot, hard"), name
+    assert "(bot)" not in name and "bayes" not in name
+    assert not errors, errors

@@ -16,7 +16,7 @@ from liarsdice_demo import create_app
 from liarsdice_demo.composition import parse_config
 from liarsdice_demo.render import markdown
 
-from .conftest import SETTINGS
+from .conftest import SETTINGS, create_database
 
 
 def create(client: Any, **fields: Any) -> dict[str, Any]:
@@ -185,7 +185,7 @@ def test_bot_game_is_stored_rated_and_replayable(sql_app: Any) -> None:
         assert time.monotonic() < deadline, "the bot game did not finish"
         time.sleep(0.02)
     board = client.get("/leaderboard").get_data(as_text=True)
-    assert "(bot)" in board
+    assert "(easy bot)" in board  # random bots, named with their level
     replay = client.get(f"/games/{table.game_id}").get_data(as_text=True)
     assert "wins the game" in replay
     leaders = client.get("/leaderboard")
@@ -249,7 +249,7 @@ def test_odds_page_names_the_tables_wild_faces(client: Any) -> None:
     page = client.get(f"/t/{sixes['code']}/odds?dice=10").get_data(as_text=True)
     assert "sixes wild" in page and "ones wild" not in page
     assert "or more, sixes wild" in page  # the bars' titles
-    assert "not biddable" not in page  # every face may be bid under wild-sixes
+    assert "no bids on" not in page and "(may " not in page  # every face may be bid here
     plain = create(
         client, preset=None, variants=["dice-loss"], options={"standard.wild_ones": False}
     )
@@ -258,7 +258,7 @@ def test_odds_page_names_the_tables_wild_faces(client: Any) -> None:
     ones = create(client)  # the casino: ones wild, and never biddable
     page = client.get(f"/t/{ones['code']}/odds?dice=10").get_data(as_text=True)
     assert "ones wild" in page and "for comparison" not in page
-    assert "Ones</b> — counts 1 (not biddable)" in page
+    assert "Ones</b> — counts 1 (ones are wild: no bids on ones)" in page
 
 
 def test_odds_page_with_every_die_known(app: Any, client: Any, monkeypatch: Any) -> None:
@@ -268,3 +268,21 @@ def test_odds_page_with_every_die_known(app: Any, client: Any, monkeypatch: Any)
     page = client.get(f"/t/{made['code']}/odds?dice=5&hand=mine")
     assert page.status_code == 200  # an exact call on threes cannot succeed: no fair odds
     assert "cannot succeed" in page.get_data(as_text=True)
+
+
+def test_pages_answer_503_while_the_database_is_away(postgres_url: str, tmp_path: Path) -> None:
+    import psycopg
+
+    url = create_database(postgres_url)
+    app = create_app({**SETTINGS, "DATABASE": str(tmp_path / "x.sqlite"), "DATABASE_URL": url})
+    client = app.test_client()
+    assert client.get("/leaderboard").status_code == 200
+    name = url.rsplit("/", 1)[1]
+    server = postgres_url.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE {name} WITH (FORCE)")  # its connections go too
+    for path in ("/leaderboard", "/"):
+        answer = client.get(path)
+        assert answer.status_code == 503 and "Retry-After" in answer.headers, path
+        assert "database cannot be reached" in answer.get_data(as_text=True)
+    app.extensions["liarsdice_hub"].shutdown()

@@ -11,7 +11,7 @@ import attrs
 import pytest
 
 from liarsdice import Game, Ruleset, engine, hookimpl, odds
-from liarsdice.bots import bot_kinds, make_bot
+from liarsdice.bots import LEVELS, bot_kinds, bot_label, bot_level, by_level, make_bot
 from liarsdice.bots._play import Table, loss_cost
 from liarsdice.bots.bayes_bot import BayesBot, Beliefs
 from liarsdice.bots.odds_bot import OddsBot
@@ -54,6 +54,19 @@ def situations(rules: Ruleset, rng: Random, count: int, players: int = 4) -> lis
             state, _ = engine.step(rules, state, BidAction(state.round.turn, rng.choice(bids)), rng)
         found.append(state)
     return found
+
+
+def test_each_built_in_kind_has_a_level_players_understand() -> None:
+    # Easy to hard follows the measured strength (docs/bots.md: bayes beats odds beats random).
+    assert {kind: bot_level(kind) for kind in ("random", "odds", "bayes")} == {
+        "random": "easy",
+        "odds": "medium",
+        "bayes": "hard",
+    }
+    assert set(LEVELS) <= set(bot_kinds())
+    assert bot_label("bayes") == "Hard (bayes)" and bot_label("random") == "Easy (random)"
+    assert bot_level("someone-elses") is None and bot_label("someone-elses") == "someone-elses"
+    assert by_level(["bayes", "extra", "random", "odds"]) == ["random", "odds", "bayes", "extra"]
 
 
 def test_the_bots_are_installed_through_the_entry_point_group() -> None:

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from liarsdice import Ruleset, hookimpl
-from liarsdice.cli import EXIT_BAD_INPUT, cli, main
+from liarsdice.cli import EXIT_BAD_INPUT, cli, heading, main
 from liarsdice.ruleset import installed
 
 SCENARIOS = Path(__file__).parents[1] / "scenarios"
@@ -112,8 +112,21 @@ def test_simulate_text_report(runner: CliRunner) -> None:
         cli, ["simulate", "-v", "dice-loss", "--players", "2", "--dice", "1", "--games", "3"]
     )
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("Ruleset(['dice-loss'], {}): 2 players x 1 dice, seed 0")
+    # The header names the rules as a reader would, not as a repr.
+    assert result.output.startswith("Standard rules: Dice loss — 2 players, 1 dice each, seed 0")
+    assert "Ruleset(" not in result.output
     assert "wins by seat" in result.output
+
+
+def test_the_header_names_the_preset_the_variants_and_the_options_changed() -> None:
+    assert heading(Ruleset.build(preset="casino")) == (
+        "casino (Casino revolver): Calza (exact call), Revolver, Winner opens"
+    )
+    assert heading(Ruleset.build(["bluff"], preset="dudo")) == (
+        "dudo (Dudo): Calza (exact call), Dice loss + Bluff reroll"
+    )
+    changed = Ruleset.build(["dice-loss"], {"standard.wild_ones": False})
+    assert heading(changed) == "Standard rules: Dice loss; wild ones: no"
 
 
 # --- bad input: one line on stderr, exit status 2 -------------------------------------------------

@@ -276,7 +276,15 @@ def test_odds_table_as_plain_data() -> None:
     }
     assert set(data["rows"][0]) == {"face", "quantity", "wild", "plain", "rules"}
     assert set(data["rows"][0]["wild"]) == {"at_least", "exactly"}
-    assert set(data["faces"][0]) == {"face", "counted", "opening", "later", "expected", "exact"}
+    assert set(data["faces"][0]) == {
+        "face",
+        "counted",
+        "opening",
+        "later",
+        "expected",
+        "exact",
+        "refusal",
+    }
     assert data["faces"][0]["opening"] is False  # perudo: no opening on aces
     assert data["faces"][0]["later"] is True  # but aces may be bid once a round is open
 
@@ -296,6 +304,40 @@ def test_cli_odds_prints_both_worlds_and_the_exact_call(capsys: pytest.CaptureFi
     assert "ones wild*" in out and "face alone" in out
     assert "best exact call" in out and "fair odds" in out
     assert "15 dice in play; your hand: 5 5 1 2 3; 10 unseen" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "note"),
+    [
+        # Ones are wild all game: the rule that refuses them, not a claim about the open only.
+        (["-p", "casino"], "ones: counted 1 (ones are wild: no bids on ones)"),
+        # Ones are wild in an ordinary round, but may be bid in a palifico round: never "never".
+        (["-v", "palifico", "-v", "dice-loss"], "ones: counted 1 (ones are wild: no bids on ones)"),
+        (["-p", "perudo"], "ones: counted 1 (may not open a round)"),
+        (["-p", "online"], "ones: counted 1\n"),
+        (
+            ["-v", "wild-sixes", "-v", "dice-loss", "-o", "wild-sixes.bid_sixes=false"],
+            "sixes: counted 6 (sixes are wild: no bids on sixes)",
+        ),
+    ],
+)
+def test_cli_odds_says_when_a_face_may_be_bid_as_the_rules_do(
+    args: list[str], note: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    main(["odds", *args, "-n", "6"])
+    out = capsys.readouterr().out
+    assert note in out
+    assert "(may not be bid)" not in out
+    assert not out.startswith("Ruleset(")
+
+
+def test_a_faces_note_is_the_rule_that_refuses_it() -> None:
+    casino = odds.odds_table(Ruleset.build(preset="casino"), 6).face(1)
+    assert casino.refusal == casino.note == "ones are wild: no bids on ones"
+    perudo = odds.odds_table(Ruleset.build(preset="perudo"), 6).face(1)
+    assert perudo.note == odds.NOT_AT_THE_OPEN and perudo.refusal is not None
+    fives = odds.odds_table(Ruleset.build(preset="casino"), 6).face(5)
+    assert fives.note == "" and fives.refusal is None
 
 
 def test_cli_odds_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -153,7 +153,7 @@ def test_cli_tournament_text_and_variants(capsys: pytest.CaptureFixture[str]) ->
         ]
     )
     out = capsys.readouterr().out
-    assert "Ruleset(['dice-loss'], {'standard.wild_ones': False})" in out
+    assert "Standard rules: Dice loss; wild ones: no — 2 seats (odds, random), 2 dice each" in out
     assert "win rate" in out and "95% CI" in out and "median ms" in out
     assert "odds" in out and "random" in out
 

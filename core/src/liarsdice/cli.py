@@ -36,6 +36,36 @@ def _show(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+def heading(rules: Ruleset) -> str:
+    """A ruleset as a reader names it: the preset (or the standard rules) and the variants'
+    titles, then the options set away from their defaults (and the preset's values) by name, e.g.
+    "casino (Casino revolver): Calza (exact call), Revolver, Winner opens" or "Standard rules:
+    Dice loss; wild ones: no" (not its ``repr``)."""
+    variants = rules.variants[1:]
+    preset_options = rules.preset.options if rules.preset is not None else {}
+    changed = [
+        f"{rules.option(key).name.replace('_', ' ')}: {_value(value)}"
+        for key, value in rules.options.items()
+        if value != preset_options.get(key, rules.defaults[key])
+    ]
+    tail = "; " + ", ".join(changed) if changed else ""
+    if rules.preset is None:
+        titles = ": " + ", ".join(v.info.title for v in variants) if variants else ""
+        return "Standard rules" + titles + tail
+    named = set(rules.preset.variants)
+    head = f"{rules.preset.name} ({rules.preset.title}): "
+    head += ", ".join(v.info.title for v in variants if v.name in named)
+    added = [v.info.title for v in variants if v.name not in named]
+    return head + (" + " + ", ".join(added) if added else "") + tail
+
+
+def _value(value: object) -> str:
+    """An option's value as a reader reads it: yes/no for a flag."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
 def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
     options = {}
     for pair in pairs:
@@ -187,7 +217,7 @@ def simulate(
     if as_json:
         click.echo(json.dumps(attrs.asdict(report)))
         return
-    click.echo(f"{rules!r}: {players} players x {dice} dice, seed {seed}")
+    click.echo(f"{heading(rules)} — {players} players, {dice} dice each, seed {seed}")
     click.echo(
         f"games            {report.games} in {report.seconds:.2f} s ({report.games_per_second} games/s)"
     )
@@ -253,7 +283,7 @@ def odds(
         click.echo(json.dumps(table.as_dict()))
         return
     shown = " ".join(map(str, dice)) if dice else "none"
-    click.echo(f"{rules!r}")
+    click.echo(heading(rules))
     click.echo(f"{dice_in_play} dice in play; your hand: {shown}; {table.unknown} unseen")
     wild_names = " and ".join(FACE_NAMES[face] for face in table.wild_faces)
     click.echo(
@@ -273,15 +303,7 @@ def odds(
         name = FACE_NAMES[face]
         exact = summary.exact
         click.echo("")
-        note = (
-            ""
-            if summary.opening and summary.later
-            else " (may not open a round)"
-            if summary.later
-            else " (may not be bid)"
-            if not summary.opening
-            else " (may only open a round)"
-        )
+        note = f" ({summary.note})" if summary.note else ""
         click.echo(f"{name}: counted {', '.join(map(str, summary.counted))}{note}")
         click.echo(
             f"  expected {summary.expected.wild:.2f} wild, {summary.expected.plain:.2f} alone; "
@@ -372,7 +394,7 @@ def tournament(
     if as_json:
         click.echo(json.dumps(attrs.asdict(report)))
         return
-    click.echo(f"{report.rules}: {len(kinds)} seats ({', '.join(kinds)}) x {dice} dice")
+    click.echo(f"{heading(rules)} — {len(kinds)} seats ({', '.join(kinds)}), {dice} dice each")
     click.echo(
         f"{games} games, seed {seed}, seats rotating; "
         f"{report.rounds_per_game:.1f} rounds per game; {report.seconds:.1f} s"

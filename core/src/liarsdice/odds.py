@@ -23,8 +23,9 @@ The API, smallest first:
 - :func:`odds_table` — the odds page (seed 000): per face and quantity, the chance of "at least"
   and "exactly" with the wild faces (ones, if the rules make none wild) and with the face counted
   alone, side by side, plus the chance under the rules in force; per face the expected counts and
-  the best exact call with its success chance (the exact call's fair price). ``liarsdice odds``
-  prints it; the demo app renders it.
+  the best exact call with its success chance (the exact call's fair price), and per face
+  whether and why it may not be bid (``refusal``, and ``FaceOdds.note``: what a page says about
+  it). ``liarsdice odds`` prints it; the demo app renders it.
 
 ``odds_table(rules, dice_in_play, hand=None)`` is the stable entry point for pages. It returns an
 :class:`OddsTable` (frozen attrs classes; ``table.as_dict()`` gives plain JSON-ready data)::
@@ -33,7 +34,8 @@ The API, smallest first:
      "compared_wild": [1],
      "faces": [{"face": 5, "counted": [1, 5], "opening": true, "later": true,
                 "expected": {"wild": 6.33, "plain": 3.67, "rules": 6.33},
-                "exact": {"quantity": 6, "chance": 0.27, "fair_odds": 2.7}, ...}, ...],
+                "exact": {"quantity": 6, "chance": 0.27, "fair_odds": 2.7},
+                "refusal": null}, ...],
      "rows": [{"face": 5, "quantity": 6,
                "wild": {"at_least": 0.7, "exactly": 0.27},
                "plain": {"at_least": 0.07, "exactly": 0.05},
@@ -359,11 +361,17 @@ class ExactCall:
     fair_odds: float | None
 
 
+#: What a face's note says when it may be bid only once a round is open, or only to open one.
+NOT_AT_THE_OPEN = "may not open a round"
+ONLY_AT_THE_OPEN = "may only open a round"
+
+
 @attrs.frozen
 class FaceOdds:
     """A face's summary: the faces the rules count toward it, whether a round may be opened on it
-    (``opening``) and whether it may be bid once a bid is on the table (``later``), expected
-    counts and the best exact call."""
+    (``opening``) and whether it may be bid once a bid is on the table (``later``), why it may not
+    be bid (``refusal``: the rules' own words, ``face_allowed``, at the open or else after a bid;
+    ``None`` when it may be bid both times), expected counts and the best exact call."""
 
     face: int
     counted: tuple[int, ...]
@@ -371,6 +379,19 @@ class FaceOdds:
     later: bool
     expected: Expected
     exact: ExactCall
+    refusal: str | None = None
+
+    @property
+    def note(self) -> str:
+        """What a page says about bidding this face ("" when it may always be bid): the rule
+        that refuses it when it may not be bid in this round at all ("ones are wild: no bids on
+        ones" — true whether or not another kind of round, palifico's, would allow it), else
+        :data:`NOT_AT_THE_OPEN` or :data:`ONLY_AT_THE_OPEN`."""
+        if self.opening and self.later:
+            return ""
+        if not self.opening and not self.later:
+            return self.refusal or ""
+        return ONLY_AT_THE_OPEN if self.opening else NOT_AT_THE_OPEN
 
 
 @attrs.frozen
@@ -415,6 +436,15 @@ def _plain(value: Any) -> Any:
 
 def _allowed(rules: Ruleset, state: GameState, player: str, face: int) -> bool:
     return rules.face_refusal(state, player, face) is None
+
+
+def _refusal(rules: Ruleset, states: Sequence[GameState], player: str, face: int) -> str | None:
+    """Why ``player`` may not bid ``face`` in the first of ``states`` that refuses it, or None."""
+    for state in states:
+        reason = rules.face_refusal(state, player, face)
+        if reason is not None:
+            return reason
+    return None
 
 
 def _after_a_bid(state: GameState, rules: Ruleset) -> GameState:
@@ -478,6 +508,7 @@ def odds_table(rules: Ruleset, dice_in_play: int, hand: Iterable[int] | None = N
                 later=_allowed(rules, later, viewer, face),
                 expected=Expected(**{name: look.expected for name, look in looks.items()}),
                 exact=ExactCall(best, chance, (1 - chance) / chance if chance else None),
+                refusal=_refusal(rules, (state, later), viewer, face),
             )
         )
     return OddsTable(dice_in_play, hand, unknown, wild, compared, tuple(summaries), tuple(rows))

@@ -1,9 +1,10 @@
 """The rules page of a ruleset, assembled from the plugins' rules text (``liarsdice_describe``).
 
-The page opens with the baseline's topics, one paragraph each, built from the baseline's clauses
-with the variants' changes applied (:class:`~liarsdice.rulestext.RulesText`); then each variant's
-own section; then the options in force, as "label: value" lines that state the value the table
-plays. The label of the wild-dice topic follows :meth:`Ruleset.wild_faces`.
+The page opens (for a preset) with the preset's name, title and summary; then the baseline's
+topics, one paragraph each, built from the baseline's clauses with the variants' changes applied
+(:class:`~liarsdice.rulestext.RulesText`); then each variant's own section; then the options in
+force, as "label: value" lines that state the value the table plays. The label of the wild-dice
+topic follows :meth:`Ruleset.wild_faces`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,11 @@ from liarsdice.rulestext import TOPICS, RulesText
 if TYPE_CHECKING:
     from liarsdice.options import Option
     from liarsdice.ruleset import Ruleset
+
+
+#: The line that opens a preset's page. The preset's ``source`` (the rule sets it follows, such as
+#: "seed 000") is for the project, not for players: it is not shown.
+PRESET_INTRO = "Preset **{name}** — {title}. {summary}"
 
 
 def text_of(rules: Ruleset, name: str) -> RulesText:
@@ -88,7 +94,7 @@ def render(rules: Ruleset) -> str:
     title = " + ".join(v.info.title for v in rules.variants)
     if rules.preset is not None:
         preset = rules.preset
-        intro = f"Preset **{preset.name}** — {preset.title}, following {preset.source}. {preset.summary}"
+        intro = PRESET_INTRO.format(name=preset.name, title=preset.title, summary=preset.summary)
         sections.insert(0, intro)
         title = preset.title
     return f"# Rules: {title}\n\n" + "\n\n".join(sections) + "\n"

@@ -8,7 +8,9 @@ table sets; every other option takes its effective default, which :func:`combina
 computes (a variant may change another plugin's default: beside ``wild-sixes``,
 ``standard.wild_ones`` defaults to false). :func:`catalog` describes the installed variants, their
 options and the presets for the lobby page; it is read at run time, so third-party variants appear
-without any change here.
+without any change here. Players read an option by its ``label`` (:func:`option_label`, "Initial
+bullets" under the plugin's title), a bot kind by its level (``bots``: "Hard (bayes)", from
+:func:`liarsdice.bots.bot_label`); the keys and kind names stay what the API takes.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from typing import Any
 
 import attrs
 
-from liarsdice.bots import bot_kinds
+from liarsdice.bots import bot_kinds, bot_label, bot_level, by_level
 from liarsdice.errors import RulesetError
+from liarsdice.options import Option
 from liarsdice.ruleset import BASELINE, Ruleset, installed, option_defaults, presets
 
 MIN_SEATS, MAX_SEATS = 2, 6
@@ -79,10 +82,23 @@ class TableConfig:
             "call_help": {name: call.help for name, call in self.rules.calls.items()},
             "seats": self.seats,
             "bot_kind": self.bot_kind,
+            "bot_level": bot_level(self.bot_kind) if self.bot_kind else None,
             "turn_seconds": self.turn_seconds,
             "rated": self.rated,
             "dice_per_player": self.dice_per_player,
         }
+
+
+#: Abbreviations in option names, spelled out in their labels.
+WORDS = {"min": "minimum", "max": "maximum"}
+
+
+def option_label(option: Option) -> str:
+    """The option's name as players read it: ``revolver.initial_bullets`` is "Initial bullets"
+    (the plugin's title heads the group it is shown in; the key stays a hint)."""
+    words = [WORDS.get(word, word) for word in option.name.replace("-", "_").split("_") if word]
+    text = " ".join(words)
+    return text[:1].upper() + text[1:]
 
 
 def _int(data: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
@@ -177,7 +193,8 @@ def parse_config(data: Mapping[str, Any]) -> TableConfig:
 
 
 def catalog() -> dict[str, Any]:
-    """Installed variants (with option declarations), presets and bot kinds, as JSON data."""
+    """Installed variants (with option declarations), presets and bot kinds, as JSON data
+    (``bots``: each kind with its level and label, easiest first)."""
     variants = []
     for name, variant in installed().items():
         variants.append(
@@ -194,6 +211,7 @@ def catalog() -> dict[str, Any]:
                 "options": [
                     {
                         "key": option.key,
+                        "label": option_label(option),
                         "type": type(option.default).__name__,
                         "default": option.default,
                         "help": option.help,
@@ -218,4 +236,8 @@ def catalog() -> dict[str, Any]:
             for preset in presets().values()
         ],
         "bot_kinds": list(bot_kinds()),
+        "bots": [
+            {"kind": kind, "level": bot_level(kind), "label": bot_label(kind)}
+            for kind in by_level(bot_kinds())
+        ],
     }

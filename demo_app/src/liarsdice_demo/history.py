@@ -22,10 +22,11 @@ from typing import Any
 from sqlalchemy import Connection, RowMapping, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from liarsdice.bots import bot_level
 from liarsdice.events import Event
 from liarsdice.serialization import from_data, to_data
 from liarsdice_demo import db, ratings
-from liarsdice_demo.players import bot_player
+from liarsdice_demo.players import bot_player, display_name
 
 Changes = dict[str, dict[str, float]]
 """Rating changes by seat name: ``before``, ``after`` and ``delta`` (leaderboard figures)."""
@@ -141,28 +142,30 @@ def load_events(events_json: str) -> list[Event]:
 
 
 def leaderboard(conn: Connection, limit: int = 100) -> list[dict[str, Any]]:
-    """Players with rated games, best first, with their rank (ties share a rank)."""
+    """Players with rated games, best first, with their rank (ties of the rating shown share a
+    rank) and ``name``: the nickname as players read it, a bot's with its level ("Boris (hard
+    bot)"), since a bot name is one player per bot kind."""
     p = db.players
     rows = conn.execute(
         select(p.c.id, p.c.nickname, p.c.bot_kind, p.c.mu, p.c.sigma, p.c.rated_games).where(
             p.c.rated_games > 0
         )
     ).mappings()
-    board = sorted(
-        (
-            {
-                "id": row["id"],
-                "nickname": row["nickname"],
-                "bot_kind": row["bot_kind"],
-                "rating": ratings.display(row["mu"], row["sigma"]),
-                "mu": round(row["mu"], 2),
-                "sigma": round(row["sigma"], 2),
-                "games": row["rated_games"],
-            }
-            for row in rows
-        ),
-        key=lambda entry: -entry["rating"],
-    )[:limit]
+    ordered = sorted(rows, key=lambda row: -ratings.conservative(row["mu"], row["sigma"]))
+    board = [
+        {
+            "id": row["id"],
+            "nickname": row["nickname"],
+            "bot_kind": row["bot_kind"],
+            "bot_level": bot_level(row["bot_kind"]) if row["bot_kind"] else None,
+            "name": display_name(row["nickname"], row["bot_kind"]),
+            "rating": ratings.display(row["mu"], row["sigma"]),
+            "mu": round(row["mu"], 2),
+            "sigma": round(row["sigma"], 2),
+            "games": row["rated_games"],
+        }
+        for row in ordered[:limit]
+    ]
     rank = 0
     for position, entry in enumerate(board, start=1):
         if position == 1 or entry["rating"] != board[position - 2]["rating"]:

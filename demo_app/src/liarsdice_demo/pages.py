@@ -17,11 +17,11 @@ from liarsdice.events import CallMade, RoundStarted
 from liarsdice.reducer import apply_event
 from liarsdice.ruleset import Ruleset
 from liarsdice.serialization import to_data
-from liarsdice_demo import charts, history, narrate
+from liarsdice_demo import charts, history, narrate, ratings
 from liarsdice_demo.composition import ConfigError, build_rules
 from liarsdice_demo.db import get_db
 from liarsdice_demo.hub import current_hub
-from liarsdice_demo.players import player_by_id
+from liarsdice_demo.players import display_name, player_by_id
 from liarsdice_demo.render import markdown
 from liarsdice_demo.table import TableSession
 
@@ -118,7 +118,11 @@ def favicon() -> Response:
 @bp.get("/leaderboard")
 def leaderboard() -> str:
     """Rated players, best first."""
-    return render_template("leaderboard.html", board=history.leaderboard(get_db()))
+    return render_template(
+        "leaderboard.html",
+        board=history.leaderboard(get_db()),
+        rating_explained=ratings.EXPLAINED,
+    )
 
 
 @bp.get("/players/<int:player_id>")
@@ -132,7 +136,12 @@ def player(player_id: int) -> str:
         abort(404, description="No such player.")
     entry = next((e for e in history.leaderboard(db, 10_000) if e["id"] == player_id), None)
     return render_template(
-        "player.html", player=row, entry=entry, games=history.player_games(db, player_id)
+        "player.html",
+        player=row,
+        name=display_name(row["nickname"], row["bot_kind"]),
+        entry=entry,
+        games=history.player_games(db, player_id),
+        rating_explained=ratings.EXPLAINED,
     )
 
 

@@ -3,7 +3,8 @@
 Contract: before each request ``g.player`` is the cookie's player row, a mapping (or ``None``);
 :func:`ensure_player` creates a player with a nickname and arranges for the cookie to be set;
 only a hash of the token is stored. Bots are player rows too (``bot_kind`` set, no token), so they
-get ratings like anyone. The cookie is ``Secure`` when the request came over HTTPS (behind a
+get ratings like anyone; a bot is one player per (name, kind), and :func:`display_name` names it
+with its level ("Boris (hard bot)"). The cookie is ``Secure`` when the request came over HTTPS (behind a
 proxy: see ``PROXY_FIX`` in :mod:`liarsdice_demo.guard`) or ``SESSION_COOKIE_SECURE`` is set.
 
 Rows stay bounded: new players per client are rate-limited
@@ -29,6 +30,7 @@ from sqlalchemy import Connection, RowMapping, delete, func, insert, select, upd
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
+from liarsdice.bots import bot_level
 from liarsdice_demo.db import TIME_FORMAT, game_players, get_db, players, utcnow, writing
 from liarsdice_demo.limits import spend_player_creation
 
@@ -140,6 +142,26 @@ def _touch(db: Connection, player: RowMapping) -> None:
         return
     with writing(db):
         db.execute(update(players).where(players.c.id == player["id"]), {"last_seen": utcnow()})
+
+
+BOT_NAME = "{name} ({level} bot)"
+"""How a bot is named where players read names (leaderboard, player pages): with its level, or
+its kind when the kind has no level, so each bot identity (a name per bot kind) reads apart."""
+BOT_MARK = re.compile(r"\(bot\)", re.IGNORECASE)
+"""The mark in a bot seat's name ("Boris (bot)")."""
+PLAIN_BOT_NAME = "{name} (bot)"
+"""A bot stored without a kind (``"bot"``)."""
+
+
+def display_name(nickname: str, bot_kind: str | None) -> str:
+    """``nickname`` as players read it: a human's as it is, a bot's as "Boris (hard bot)" (the
+    seat name "Boris (bot)" loses its "(bot)": the level says it)."""
+    if not bot_kind:
+        return nickname
+    name = " ".join(BOT_MARK.sub(" ", nickname).split()) or nickname
+    if bot_kind == "bot":
+        return PLAIN_BOT_NAME.format(name=name)
+    return BOT_NAME.format(name=name, level=bot_level(bot_kind) or bot_kind)
 
 
 def bot_player(db: Connection, name: str, kind: str) -> int:

@@ -2,7 +2,10 @@
 
 Contract: :func:`rate` takes each player's current (mu, sigma) and place (1 = winner; players out
 on the same call share a place) and returns the new (mu, sigma) in the same order.
-:func:`display` is the number shown on the leaderboard (the conservative ordinal, mu - 3 sigma).
+:func:`display` is the number players read wherever a rating is shown (leaderboard, player page,
+the table after a rated game, the API): a cautious estimate, ``max(0, mu - 3 sigma)``. A new
+player (mu 25, sigma 25/3) starts at exactly 0, a first rated win raises it, and it is never
+negative (a player whose estimate is below 0 is shown 0). :data:`EXPLAINED` says so in words.
 """
 
 from __future__ import annotations
@@ -21,6 +24,17 @@ def rate(players: Sequence[tuple[float, float, int]]) -> list[tuple[float, float
     return [(team[0].mu, team[0].sigma) for team in rated]
 
 
+EXPLAINED = (
+    "Rating: a cautious estimate, mean \u2212 3 \u00d7 uncertainty; starts at 0, never below."
+)
+"""The line that tells players what the rating figure is (shown on the leaderboard)."""
+
+
+def conservative(mu: float, sigma: float) -> float:
+    """The estimate the rating is made from, mu - 3 sigma, unbounded (for ordering players)."""
+    return mu - 3 * sigma
+
+
 def display(mu: float, sigma: float) -> float:
-    """The leaderboard figure: mu - 3 sigma, rounded to one decimal."""
-    return round(mu - 3 * sigma, 1)
+    """The rating shown: max(0, mu - 3 sigma), rounded to one decimal (never -0.0)."""
+    return max(0.0, round(conservative(mu, sigma), 1)) + 0.0

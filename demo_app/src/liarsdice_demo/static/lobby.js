@@ -64,7 +64,8 @@ function optionInput(option) {
     input = el("input", { value, onchange });
   }
   input.dataset.key = option.key;
-  return el("label", { class: "option", title: option.help }, el("code", {}, option.key), " ", input, el("small", {}, option.help));
+  // Players read the label; the key (what the API takes) is only a hint on hover.
+  return el("label", { class: "option", title: option.key }, el("span", { class: "option-label" }, option.label ?? option.key), " ", input, el("small", {}, option.help));
 }
 
 function renderOptions() {

@@ -23,6 +23,9 @@ const TEXT = {
   yourTurnTitle: (title) => `● Your turn — ${title}`,
   diceNow: (before, after) => `${before} ${before === 1 ? "die" : "dice"} → ${after}`,
   out: "out",
+  // A bot's seat: "Boris · bot, hard" (its name without "(bot)", then its level, or its kind).
+  botName: (name) => name.replace(/\s*\(bot\)/i, ""),
+  botSeat: (level) => ` · bot, ${level}`,
 };
 
 const CALL_LABELS = {
@@ -383,7 +386,8 @@ function renderSeats(message) {
     }
     for (const [key, value] of Object.entries(info?.public ?? {})) if (key !== "bullets") facts.push(`${key}: ${value}`);
     return el("div", { class: classes.join(" "), "data-seat": index },
-      el("div", { class: "name" }, seat.name, seat.host ? " ★" : "", seat.kind === "bot" ? el("small", {}, ` ${seat.bot_kind} bot`) : null,
+      el("div", { class: "name" }, seat.kind === "bot" ? TEXT.botName(seat.name) : seat.name, seat.host ? " ★" : "",
+        seat.kind === "bot" ? el("small", { title: seat.bot_kind }, TEXT.botSeat((seat.bot_kind === boot.config.bot_kind && boot.config.bot_level) || seat.bot_kind)) : null,
         kickButton(message, seat, index)),
       el("div", { class: "status" }, !alive ? "out" : seat.connected ? "" : "away"),
       el("div", { class: "dice" }, diceRow),

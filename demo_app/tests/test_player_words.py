@@ -1,0 +1,132 @@
+"""What players read: bots by level, one bot identity per kind, ratings never below 0, and labels
+instead of option keys."""
+
+from __future__ import annotations
+
+import html
+import re
+from random import Random
+from types import SimpleNamespace
+from typing import Any
+
+from sqlalchemy import insert
+
+from liarsdice_demo import db, ratings
+from liarsdice_demo.history import save_game
+
+NEW = (25.0, 25.0 / 3)
+"""A new player's (mu, sigma): the database's defaults."""
+
+
+def _game(number: int, seats: list[dict[str, Any]], places: dict[str, int]) -> dict[str, Any]:
+    """A finished rated game as :func:`save_game` takes it."""
+    config = SimpleNamespace(
+        title=f"game {number}",
+        variants=(),
+        rules=SimpleNamespace(options={}),
+        preset=None,
+        rated=True,
+        dice_per_player=5,
+    )
+    return {
+        "code": f"T{number}",
+        "config": config,
+        "seats": seats,
+        "places": places,
+        "winner": min(places, key=places.__getitem__),
+        "events": [],
+    }
+
+
+def _bot(seat: int, kind: str) -> dict[str, Any]:
+    return {"seat": seat, "name": "Boris (bot)", "player_id": None, "bot_kind": kind}
+
+
+def test_a_first_rated_win_shows_a_rating_above_the_start_and_nobody_below_0(
+    app: Any, client: Any
+) -> None:
+    url = app.config["DATABASE_URL"]
+    with db.engine_for(url).begin() as conn:
+        made = conn.execute(insert(db.players), {"nickname": "Iris", "token_hash": "x"})
+        assert made.inserted_primary_key is not None
+        iris = int(made.inserted_primary_key[0])
+    me = {"seat": 0, "name": "Iris", "player_id": iris, "bot_kind": None}
+    _, changes = save_game(url, _game(1, [me, _bot(1, "bayes")], {"Iris": 1, "Boris (bot)": 2}))
+    assert changes is not None
+    # A new player starts at 0 and their first rated win raises it; the loser is not below 0.
+    assert changes["Iris"]["before"] == 0 and changes["Iris"]["after"] > 0
+    assert changes["Iris"]["delta"] > 0
+    assert changes["Boris (bot)"]["after"] >= 0
+    assert not str(changes["Boris (bot)"]["after"]).startswith("-")
+    save_game(url, _game(2, [me, _bot(1, "random")], {"Iris": 1, "Boris (bot)": 2}))
+    board = client.get("/leaderboard").get_data(as_text=True)
+    assert ratings.EXPLAINED in html.unescape(board)
+    rows = board[board.index('<table class="board">') :]
+    figures = [
+        float(cell.replace("\u2212", "-"))
+        for cell in re.findall(r"<td>([-\u2212]?[\d.]+)</td>", rows)
+    ]
+    assert figures and min(figures) >= 0  # ranks, ratings, means, uncertainties, games
+
+
+def test_each_bot_identity_reads_apart_on_the_leaderboard_and_its_page(
+    app: Any, client: Any
+) -> None:
+    url = app.config["DATABASE_URL"]
+    bots = [_bot(0, "bayes"), {**_bot(1, "random"), "name": "Ada (bot)"}]
+    save_game(url, _game(1, bots, {"Boris (bot)": 1, "Ada (bot)": 2}))
+    bots = [_bot(0, "random"), {**_bot(1, "odds"), "name": "Ada (bot)"}]
+    save_game(url, _game(2, bots, {"Boris (bot)": 1, "Ada (bot)": 2}))
+    board = client.get("/leaderboard").get_data(as_text=True)
+    # "Boris" is two players (one per kind): each row says which.
+    assert board.count("Boris (hard bot)") == 1 and board.count("Boris (easy bot)") == 1
+    assert "Ada (easy bot)" in board and "Ada (medium bot)" in board
+    assert "(bot) (" not in board and "bayes bot" not in board
+    pages = [client.get(f"/players/{n}").get_data(as_text=True) for n in range(1, 5)]
+    assert sum("<h1" in page and "Boris (hard bot)</h1>" in page for page in pages) == 1
+
+
+def test_the_shown_rating_is_never_negative_and_a_new_player_is_at_0() -> None:
+    assert ratings.display(*NEW) == 0 and str(ratings.display(*NEW)) == "0.0"
+    rng = Random(5)
+    players = [NEW] * 6
+    for _ in range(300):
+        seated = rng.sample(range(6), rng.randint(2, 6))
+        order = seated[:]
+        rng.shuffle(order)
+        new = ratings.rate([(*players[p], order.index(p) + 1) for p in seated])
+        for p, rating in zip(seated, new, strict=True):
+            players[p] = rating
+        for mu, sigma in players:
+            shown = ratings.display(mu, sigma)
+            assert shown >= 0 and str(shown)[0] != "-"
+            assert shown == max(0, round(mu - 3 * sigma, 1))
+
+
+def test_the_lobby_offers_bots_by_level_and_options_by_label(client: Any) -> None:
+    catalog = client.get("/api/catalog").json
+    assert [(b["kind"], b["level"], b["label"]) for b in catalog["bots"][:3]] == [
+        ("random", "easy", "Easy (random)"),
+        ("odds", "medium", "Medium (odds)"),
+        ("bayes", "hard", "Hard (bayes)"),
+    ]
+    assert "bayes" in catalog["bot_kinds"]  # the kinds, as the API takes them, are still listed
+    options = {o["key"]: o for v in catalog["variants"] for o in v["options"]}
+    assert options["revolver.initial_bullets"]["label"] == "Initial bullets"
+    assert options["pass.min_dice"]["label"] == "Minimum dice"
+    assert options["standard.wild_ones"]["label"] == "Wild ones"
+    lobby = client.get("/").get_data(as_text=True)
+    assert '<option value="bayes">fill with bots: Hard (bayes)</option>' in lobby
+    assert "fill with bayes bots" not in lobby
+
+
+def test_a_table_says_its_bots_level_and_its_odds_say_the_rule(client: Any) -> None:
+    body = {"nickname": "Iris", "preset": "casino", "seats": 3, "bot_kind": "bayes"}
+    made = client.post("/api/tables", json=body).json
+    assert made["ok"], made
+    config = client.get(f"/api/tables/{made['code']}").json["config"]
+    assert config["bot_kind"] == "bayes" and config["bot_level"] == "hard"
+    odds = html.unescape(client.get(f"/t/{made['code']}/odds").get_data(as_text=True))
+    # Casino's ones are wild all game: the page says the rule, not "at the open".
+    assert "(ones are wild: no bids on ones)" in odds
+    assert "not biddable" not in odds
