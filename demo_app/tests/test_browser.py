@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from .conftest import create_in_lobby
@@ -40,34 +41,26 @@ def test_lobby_to_winner_in_the_browser(live_server: str, browser: Any) -> None:
     page.wait_for_url("**/t/*")
     page.wait_for_selector("#start:visible")
     page.click("#start")
-    deadline = time.monotonic() + 90
-    while not page.is_visible("#winner"):
-        assert time.monotonic() < deadline, "the game did not end in the browser"
-        if page.is_visible("#actions"):
-            calls = page.query_selector_all("#calls button")
-            if calls and rng.random() < 0.4:
-                calls[0].click()
-            elif page.is_enabled("#bid-button"):
-                page.click("#bid-button")
-            elif calls:
-                calls[0].click()
-        page.wait_for_timeout(50)
+    play_until_over(page, lambda: rng.random() < 0.4, seconds=90)
     assert "wins the game" in page.inner_text("#winner")
     assert page.locator(".seat").count() == 3
     assert not errors, errors
 
 
-def play_until_over(page: Any, calls_first: bool = True) -> list[str]:
-    """Bid or call whenever the page offers a move, until a winner is shown; the tab's title at
-    each of the player's turns."""
+def play_until_over(
+    page: Any, call_first: Callable[[], bool] = lambda: True, seconds: float = 60
+) -> list[str]:
+    """Bid or call whenever the page offers a move (a call when one is offered and
+    ``call_first()`` says so), until a winner is shown; the tab's title at each of the player's
+    turns."""
     titles = []
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + seconds
     while not page.is_visible("#winner"):
         assert time.monotonic() < deadline, "the game did not end in the browser"
         if page.is_visible("#actions"):
             titles.append(page.title())
             calls = page.query_selector_all("#calls button")
-            if calls and calls_first:
+            if calls and call_first():
                 calls[0].click()
             elif page.is_enabled("#bid-button"):
                 page.click("#bid-button")
@@ -150,7 +143,7 @@ def test_your_turn_marks_the_title_and_beeps_unless_muted(live_server: str, brow
     page.wait_for_selector("#actions:visible")
     assert page.title() == marked
     assert page.evaluate("window.beeps") == 1
-    play_until_over(page, calls_first=False)
+    play_until_over(page, call_first=lambda: False)
     assert page.title() == plain  # the game is over
     # The mark came with each of Iris's turns and went when the turn passed; a beep each time.
     titles = page.evaluate("window.titles")

@@ -347,18 +347,27 @@ def wait_until(check: Any, seconds: float = 10.0, pause: float = 0.01) -> None:
         time.sleep(pause)
 
 
+def two_processes(
+    redis_url: str, tmp_path: Path, db: int, **settings: Any
+) -> tuple[list[Any], list[Any]]:
+    """Two apps in this process, as two processes of one host (one SQL file, one Redis database:
+    number ``db``, emptied); clocks and bots slow unless ``settings`` say otherwise."""
+    from liarsdice_demo import create_app
+
+    url = redis_url.replace("/0", f"/{db}")
+    redis.Redis.from_url(url).flushdb()
+    config = {"TESTING": True, "REDIS_URL": url, "BOT_DELAY": 60.0, "REVEAL_PAUSE": 60.0}
+    config.update(settings, DATABASE=str(tmp_path / "one.sqlite"))
+    apps = [create_app(config) for _ in "ab"]
+    return apps, [app.extensions["liarsdice_hub"] for app in apps]
+
+
 def test_a_stale_copy_is_refused_then_judges_the_move_again(
     redis_url: str, tmp_path: Path, monkeypatch: Any
 ) -> None:
-    from liarsdice_demo import create_app
     from liarsdice_demo.protocol import parse as parse_intent
 
-    url = redis_url.replace("/0", "/3")
-    redis.Redis.from_url(url).flushdb()
-    settings = {"TESTING": True, "REDIS_URL": url, "BOT_DELAY": 60.0, "REVEAL_PAUSE": 60.0}
-    # Two processes of one host: one SQL file (players, history), one Redis (live tables).
-    apps = [create_app({**settings, "DATABASE": str(tmp_path / "one.sqlite")}) for _ in "ab"]
-    hubs = [app.extensions["liarsdice_hub"] for app in apps]
+    apps, hubs = two_processes(redis_url, tmp_path, 3)
     try:
         body = {
             "nickname": "Iris",
@@ -424,14 +433,8 @@ def test_a_stale_copy_is_refused_then_judges_the_move_again(
 def test_a_process_hears_only_the_tables_it_holds_and_catches_up_a_missed_change(
     redis_url: str, tmp_path: Path
 ) -> None:
-    from liarsdice_demo import create_app
-
-    url = redis_url.replace("/0", "/4")
-    server = redis.Redis.from_url(url, decode_responses=True)
-    server.flushdb()
-    settings = {"TESTING": True, "REDIS_URL": url, "BOT_DELAY": 60.0, "REVEAL_PAUSE": 60.0}
-    apps = [create_app({**settings, "DATABASE": str(tmp_path / "one.sqlite")}) for _ in "ab"]
-    hubs = [app.extensions["liarsdice_hub"] for app in apps]
+    apps, hubs = two_processes(redis_url, tmp_path, 4)
+    server = redis.Redis.from_url(redis_url.replace("/0", "/4"), decode_responses=True)
 
     def listeners(code: str) -> int:
         channel = f"liarsdice:changed:{code}"
@@ -473,13 +476,7 @@ def test_a_process_hears_only_the_tables_it_holds_and_catches_up_a_missed_change
 def test_changes_from_another_process_do_not_hold_the_pause_after_a_reveal(
     redis_url: str, tmp_path: Path
 ) -> None:
-    from liarsdice_demo import create_app
-
-    url = redis_url.replace("/0", "/7")
-    redis.Redis.from_url(url).flushdb()
-    settings = {"TESTING": True, "REDIS_URL": url, "BOT_DELAY": 0.02, "REVEAL_PAUSE": 1.0}
-    apps = [create_app({**settings, "DATABASE": str(tmp_path / "one.sqlite")}) for _ in "ab"]
-    hubs = [app.extensions["liarsdice_hub"] for app in apps]
+    _, hubs = two_processes(redis_url, tmp_path, 7, BOT_DELAY=0.02, REVEAL_PAUSE=1.0)
     try:
         from liarsdice_demo.composition import parse_config
 
