@@ -76,6 +76,27 @@ def live_server(app: Any) -> Iterator[str]:
                 leftover.join(max(0.0, deadline - time.monotonic()))
 
 
+class Conn:
+    """A socket stand-in for a table: keeps what it is sent (decoded) and the close code."""
+
+    def __init__(self) -> None:
+        self.seat: int | None = None
+        self.table: Any = None
+        self.greeted = False
+        self.sent: list[dict[str, Any]] = []
+        self.closed: int | None = None
+
+    def send(self, data: dict[str, Any] | str) -> None:  # a message, or its text
+        self.sent.append(json.loads(data) if isinstance(data, str) else data)
+
+    def abandon(self, code: int = 1000, reason: str = "") -> None:
+        self.closed = code
+
+    def of(self, kind: str) -> list[dict[str, Any]]:
+        """The messages of type ``kind`` sent so far."""
+        return [m for m in self.sent if m["type"] == kind]
+
+
 class WSPlayer:
     """A WebSocket client for one seat (or a spectator) that records every message it receives."""
 

@@ -25,7 +25,7 @@ from liarsdice.events import BidMade, Event
 from liarsdice.reducer import replay
 from liarsdice.serialization import from_data
 
-from .conftest import WSPlayer
+from .conftest import Conn, WSPlayer
 from .test_served import free_port, post, serving
 
 LEASE = 1.5
@@ -321,23 +321,6 @@ def test_two_processes_acting_at_once_one_wins(servers: Servers) -> None:
         print("refused:", errors[0])
     [events] = wait_saved(servers.folder)
     replay(events)  # one log, in order: the reducer refuses a doubled or missing event
-
-
-class Conn:
-    """A socket stand-in that keeps what it is sent."""
-
-    def __init__(self) -> None:
-        self.seat: int | None = None
-        self.table: Any = None
-        self.greeted = False
-        self.sent: list[dict[str, Any]] = []
-        self.closed: int | None = None
-
-    def send(self, data: dict[str, Any] | str) -> None:  # a message, or its text
-        self.sent.append(json.loads(data) if isinstance(data, str) else data)
-
-    def abandon(self, code: int = 1000, reason: str = "") -> None:
-        self.closed = code
 
 
 def wait_until(check: Any, seconds: float = 10.0, pause: float = 0.01) -> None:

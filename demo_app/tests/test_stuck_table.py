@@ -3,7 +3,6 @@ and spectator why, saves nothing and is no longer live."""
 
 from __future__ import annotations
 
-import json
 import types
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -17,6 +16,8 @@ from liarsdice_demo.composition import parse_config
 from liarsdice_demo.live_store import LiveStore
 from liarsdice_demo.protocol import Intent
 from liarsdice_demo.table import TableSession
+
+from .conftest import Conn
 
 
 @hookimpl
@@ -57,23 +58,6 @@ class Hub:
 
     def record_latency(self, delays: list[float]) -> None:
         pass
-
-
-class Conn:
-    def __init__(self) -> None:
-        self.seat: int | None = None
-        self.table: Any = None
-        self.greeted = False
-        self.sent: list[dict[str, Any]] = []
-
-    def send(self, data: dict[str, Any] | str) -> None:  # a message, or its text
-        self.sent.append(json.loads(data) if isinstance(data, str) else data)
-
-    def abandon(self) -> None:
-        pass
-
-    def of(self, kind: str) -> list[dict[str, Any]]:
-        return [data for data in self.sent if data.get("type") == kind]
 
 
 @pytest.fixture
