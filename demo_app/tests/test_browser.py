@@ -40,6 +40,7 @@ def test_lobby_to_winner_in_the_browser(live_server: str, browser: Any) -> None:
     page.click("#create-button")
     page.wait_for_url("**/t/*")
     page.wait_for_selector("#start:visible")
+    assert "Empty seats get easy bots" in page.inner_text("#waiting-text")  # a level, not a kind
     page.click("#start")
     play_until_over(page, lambda: rng.random() < 0.4, seconds=90)
     assert "wins the game" in page.inner_text("#winner")

@@ -329,7 +329,7 @@ function renderWaiting(message) {
   $("waiting").hidden = !waiting;
   if (!waiting) return;
   const taken = table.seats.filter(Boolean).length;
-  const bots = boot.config.bot_kind;
+  const bots = boot.config.bot_level || boot.config.bot_kind; // "hard", or a kind without a level
   $("waiting-text").textContent = `Waiting for players: ${taken} of ${table.seats.length} seated. ` +
     (bots ? `Empty seats get ${bots} bots when the host starts.` : "Empty seats are dropped when the host starts.");
   const mayAsk = boot.public || boot.key; // a private table needs the share link's key
