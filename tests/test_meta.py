@@ -168,14 +168,14 @@ def test_every_installed_plugin_loads() -> None:
 
 def _rules_text(rules: Ruleset, name: str) -> str:
     text = rulespage.text_of(rules, name)
-    return text.text + "".join(text.clauses.values())
+    return str(text.text) + "".join(map(str, text.clauses.values()))
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_plugin_has_rules_text(variant: str) -> None:
     rules = suite.smallest_ruleset(variant)
     assert _rules_text(rules, variant).strip(), f"{variant}: liarsdice_describe says nothing"
-    assert installed()[variant].info.title in rules.describe()
+    assert str(installed()[variant].info.title) in rules.describe()
 
 
 def _scenario_dirs() -> list[Path]:
@@ -184,9 +184,10 @@ def _scenario_dirs() -> list[Path]:
     for variant in installed().values():
         plugin = variant.plugin
         module = sys.modules.get(getattr(plugin, "__module__", None) or plugin.__name__, plugin)
-        folder = Path(getattr(module, "__file__", "") or ".").parent / "scenarios"
-        if folder.is_dir() and folder not in found:
-            found.append(folder)
+        here = Path(getattr(module, "__file__", "") or ".").parent
+        for folder in (here / "scenarios", here.parent / "scenarios"):  # a module, a package
+            if folder.is_dir() and folder not in found:
+                found.append(folder)
     return found
 
 

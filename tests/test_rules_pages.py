@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from liarsdice import Ruleset
+from liarsdice import Ruleset, rulespage
 from liarsdice.models import FACE_NAMES, Bid, GameState, PlacedBid, opening_state
 from liarsdice.ruleset import installed, presets
 from liarsdice.testing import suite
@@ -104,7 +104,9 @@ def test_every_option_in_force_is_listed_with_its_value(table: str) -> None:
     assert page.count("## Options in force") == 1, table
     for key, value in rules.options.items():
         shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
-        assert page.count(f"(`{key}`)") == 1 and f"**{shown}** (`{key}`)" in page, (table, key)
+        label = rulespage.option_label(rules.option(key))
+        assert page.count(f"- {label}: **{shown}**\n") == 1, (table, key)
+        assert f"`{key}`" not in page, (table, key)  # the key is for developers, not players
 
 
 @pytest.mark.parametrize("table", sorted(TABLES))

@@ -36,7 +36,7 @@ def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def load_module(folder: Path) -> types.ModuleType:
     """The scaffolded module, imported from its file (it is not installed)."""
-    path = folder / "liarsdice_heavy_loss.py"
+    path = folder / "liarsdice_heavy_loss/__init__.py"
     spec = importlib.util.spec_from_file_location("liarsdice_heavy_loss", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -56,14 +56,16 @@ def test_it_makes_the_package_files(package: Path) -> None:
     made = sorted(str(p.relative_to(package)) for p in files)
     assert made == [
         "README.md",
-        "liarsdice_heavy_loss.py",
+        "liarsdice_heavy_loss/__init__.py",
+        "liarsdice_heavy_loss/locale/ru/LC_MESSAGES/liarsdice_heavy_loss.po",
+        "liarsdice_heavy_loss/locale/uk/LC_MESSAGES/liarsdice_heavy_loss.po",
         "pyproject.toml",
         "scenarios/heavy_loss_loser_gives_up_a_die.json",
         "scenarios/heavy_loss_loser_gives_up_a_die.out.json",
         "tests/test_heavy_loss.py",
         "tests/test_laws.py",
     ]
-    assert "$" not in "".join(p.read_text() for p in files if p.suffix != ".md")
+    assert "$" not in "".join(p.read_text() for p in files if p.suffix not in (".md", ".po"))
 
 
 def test_its_pyproject_follows_our_plugins_template(package: Path) -> None:
@@ -76,7 +78,7 @@ def test_its_pyproject_follows_our_plugins_template(package: Path) -> None:
     assert made["project"]["dependencies"] == ["liarsdice-rules>=0.2,<0.3"]
     assert made["build-system"] == ours["build-system"]
     wheel = made["tool"]["hatch"]["build"]["targets"]["wheel"]
-    assert wheel == {"only-include": ["liarsdice_heavy_loss.py"]}
+    assert wheel == {"packages": ["liarsdice_heavy_loss"]}
     assert made["project"]["optional-dependencies"]["test"][0] == "liarsdice-rules[testing]"
 
 
@@ -157,7 +159,7 @@ def test_a_bad_name_is_one_line_on_stderr_and_exit_2(
 
 
 def test_an_existing_folder_is_refused(package: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    before = (package / "liarsdice_heavy_loss.py").read_text()
+    before = (package / "liarsdice_heavy_loss/__init__.py").read_text()
     with pytest.raises(SystemExit) as exited:
         main(["new-variant", NAME, "--dir", str(package.parent)])
     assert exited.value.code == 2
@@ -165,7 +167,7 @@ def test_an_existing_folder_is_refused(package: Path, capsys: pytest.CaptureFixt
         capsys.readouterr().err
         == f"liarsdice: {package} already exists: choose another name or --dir\n"
     )
-    assert (package / "liarsdice_heavy_loss.py").read_text() == before
+    assert (package / "liarsdice_heavy_loss/__init__.py").read_text() == before
 
 
 def test_in_a_uv_workspace_it_says_how_to_add_the_package(
@@ -179,7 +181,7 @@ def test_in_a_uv_workspace_it_says_how_to_add_the_package(
         "created plugins/ones2/ (distribution liarsdice-rules-ones2, variant ones2):"
     )
     assert "next: add liarsdice-rules-ones2 to the dependencies and [tool.uv.sources]" in out
-    assert (tmp_path / "plugins/ones2/liarsdice_ones2.py").is_file()
+    assert (tmp_path / "plugins/ones2/liarsdice_ones2/__init__.py").is_file()
 
 
 def test_outside_a_workspace_it_says_how_to_install(

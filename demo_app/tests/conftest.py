@@ -28,6 +28,7 @@ from werkzeug.serving import make_server
 from wsproto.events import CloseConnection
 
 from liarsdice_demo import create_app, db
+from liarsdice_demo.protocol import encode
 
 SETTINGS = {
     "TESTING": True,
@@ -79,15 +80,16 @@ def live_server(app: Any) -> Iterator[str]:
 class Conn:
     """A socket stand-in for a table: keeps what it is sent (decoded) and the close code."""
 
-    def __init__(self) -> None:
+    def __init__(self, locale: str = "en") -> None:
         self.seat: int | None = None
         self.table: Any = None
         self.greeted = False
+        self.locale = locale
         self.sent: list[dict[str, Any]] = []
         self.closed: int | None = None
 
     def send(self, data: dict[str, Any] | str) -> None:  # a message, or its text
-        self.sent.append(json.loads(data) if isinstance(data, str) else data)
+        self.sent.append(json.loads(data if isinstance(data, str) else encode(data, self.locale)))
 
     def abandon(self, code: int = 1000, reason: str = "") -> None:
         self.closed = code

@@ -188,7 +188,8 @@ def test_players_read_labels_and_bot_levels_not_keys(live_server: str, browser: 
     bullets = page.locator(
         "label.option", has=page.locator("[data-key='revolver.initial_bullets']")
     )
-    assert bullets.locator(".option-label").inner_text() == "Initial bullets"
+    label = "Bullets loaded on a player's first lost round"  # its help, as on the rules page
+    assert bullets.locator(".option-label").inner_text() == label
     assert bullets.get_attribute("title") == "revolver.initial_bullets"  # the key: a hint only
     assert "revolver.initial_bullets" not in page.inner_text("#options")
     assert "Hard (bayes)" in page.inner_text("#bot_kind")

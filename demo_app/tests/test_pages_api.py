@@ -142,7 +142,7 @@ def test_rules_page_renders_the_ruleset_description(client: Any) -> None:
     made = create(client)
     page = client.get(f"/t/{made['code']}/rules").get_data(as_text=True)
     assert "<h1>Rules: Casino revolver</h1>" in page
-    assert "<strong>" in page and "<code>revolver.chambers</code>" in page
+    assert "<strong>" in page and "Chambers in the cylinder: <strong>6</strong>" in page
 
 
 def test_odds_page_draws_wild_and_plain_side_by_side(client: Any) -> None:

@@ -112,9 +112,14 @@ def test_the_lobby_offers_bots_by_level_and_options_by_label(client: Any) -> Non
     ]
     assert "bayes" in catalog["bot_kinds"]  # the kinds, as the API takes them, are still listed
     options = {o["key"]: o for v in catalog["variants"] for o in v["options"]}
-    assert options["revolver.initial_bullets"]["label"] == "Initial bullets"
-    assert options["pass.min_dice"]["label"] == "Minimum dice"
-    assert options["standard.wild_ones"]["label"] == "Wild ones"
+    assert options["revolver.initial_bullets"]["label"] == (
+        "Bullets loaded on a player's first lost round"
+    )
+    assert options["pass.min_dice"]["label"] == "The fewest dice a player must hold to pass"
+    assert (
+        options["standard.wild_ones"]["label"]
+        == "Ones are wild (they count toward every other face)"
+    )
     lobby = client.get("/").get_data(as_text=True)
     assert '<option value="bayes">fill with bots: Hard (bayes)</option>' in lobby
     assert "fill with bayes bots" not in lobby

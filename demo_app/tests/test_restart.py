@@ -43,6 +43,7 @@ class Tab:
     seat: int | None = None
     table: Any = None
     greeted = False
+    locale = "en"
 
     def send(self, data: Any) -> None:
         pass

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from liarsdice import Ruleset
 from liarsdice.events import (
     CallMade,
     DiceRerolled,
@@ -37,7 +38,7 @@ def test_ruling_line_for_a_challenge() -> None:
         "Iris challenged Knox's 5 fives: 5 counted, the bid stands — Iris loses the round"
     )
     lie = Resolution("challenge", "Iris", "Knox", Bid(5, 5), 3, True, ("Knox",), ("Iris",))
-    assert ruling(lie).endswith("3 counted, the bid was a lie — Knox loses the round")
+    assert str(ruling(lie)).endswith("3 counted, the bid was a lie — Knox loses the round")
 
 
 def test_ruling_line_for_exact_and_timeout() -> None:
@@ -63,7 +64,9 @@ def test_ruling_line_for_a_doubted_pass() -> None:
 def test_lines_for_passes_and_face_up_dice_keep_secrets() -> None:
     assert line(CallMade("Ann", "pass")) == "Ann passes"
     assert line(CallMade("Ben", "doubt")) == "Ben doubts the pass"
-    assert line(CallMade("Ann", "challenge")) == "Ann calls challenge"
+    assert line(CallMade("Ann", "challenge")) == "Ann calls “challenge”"  # no table: the kind
+    rules = Ruleset.build(["dice-loss"])
+    assert line(CallMade("Ann", "challenge"), rules.calls) == "Ann calls “Challenge”"
     assert line(TurnPassed("Ben")) is None
     assert line(DiceShown("Ann", (5, 5))) == "Ann puts 2 dice face up: 5 5"
     rerolled = line(DiceRerolled("Ann", (2, 3, 4), (6, 1, 6)))
@@ -252,6 +255,7 @@ def test_a_seat_forgotten_by_a_late_heartbeat_is_marked_present_again() -> None:
     class Tab:
         seat = table_ = None
         greeted = False
+        locale = "en"
 
         def send(self, data: Any) -> None:
             pass

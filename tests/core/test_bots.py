@@ -64,7 +64,7 @@ def test_each_built_in_kind_has_a_level_players_understand() -> None:
         "bayes": "hard",
     }
     assert set(LEVELS) <= set(bot_kinds())
-    assert bot_label("bayes") == "Hard (bayes)" and bot_label("random") == "Easy (random)"
+    assert str(bot_label("bayes")) == "Hard (bayes)" and str(bot_label("random")) == "Easy (random)"
     assert bot_level("someone-elses") is None and bot_label("someone-elses") == "someone-elses"
     assert by_level(["bayes", "extra", "random", "odds"]) == ["random", "odds", "bayes", "extra"]
 

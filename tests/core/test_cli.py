@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from liarsdice import Ruleset, hookimpl
 from liarsdice.cli import EXIT_BAD_INPUT, cli, heading, main
+from liarsdice.i18n import Text
 from liarsdice.ruleset import installed
 
 SCENARIOS = Path(__file__).parents[1] / "scenarios"
@@ -36,10 +37,11 @@ def plugin_texts(rules: Ruleset) -> dict[str, list[str]]:
     texts = {}
     for impl in rules.pm.hook.liarsdice_describe.get_hookimpls():
         answer = impl.function(**{arg: rules.options for arg in impl.argnames})
-        if isinstance(answer, str):
-            parts = [answer]
+        if isinstance(answer, str | Text):
+            parts = [str(answer)]
         else:
             parts = [getattr(answer, "text", ""), *getattr(answer, "clauses", {}).values()]
+        parts = [str(part) for part in parts]
         texts[impl.plugin_name] = [
             " ".join(part.split()) for part in parts if part and part.strip()
         ]
@@ -54,7 +56,7 @@ def test_rules_include_both_plugins_text(runner: CliRunner, wild: str) -> None:
     assert result.output.startswith("# Rules: Standard rules + Dice loss")
     assert "## Standard rules" in result.output and "## Dice loss" in result.output
     value = "yes" if wild == "true" else "no"
-    assert f"every other face): **{value}** (`standard.wild_ones`)" in result.output
+    assert f"every other face): **{value}**\n" in result.output
     page = " ".join(result.output.split())
     rules = Ruleset.build(["dice-loss"], {"standard.wild_ones": wild})
     texts = plugin_texts(rules)

@@ -166,10 +166,7 @@ def test_describe_has_each_plugin_section_and_the_options_in_force() -> None:
     page = Ruleset.build(["dice-loss"]).describe()
     assert page.startswith("# Rules: Standard rules + Dice loss\n")
     assert page.index("## Standard rules") < page.index("## Dice loss")
-    assert (
-        "- Ones are wild (they count toward every other face): **yes** (`standard.wild_ones`)"
-        in page
-    )
+    assert "- Ones are wild (they count toward every other face): **yes**\n" in page
     assert "one die" in page[page.index("## Dice loss") :]
 
 

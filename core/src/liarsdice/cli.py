@@ -10,17 +10,19 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from random import Random
 from typing import Any, NoReturn
 
 import attrs
 import click
 
+from liarsdice import catalogs, parallel, scaffold, scenario
 from liarsdice import odds as odds_module
-from liarsdice import parallel, scaffold, scenario
 from liarsdice import tournament as tournament_module
 from liarsdice.bots import make_bot
 from liarsdice.errors import PluginError, RulesetError
+from liarsdice.i18n import LOCALES
 from liarsdice.limits import StuckGame
 from liarsdice.models import FACE_NAMES, Bid
 from liarsdice.ruleset import Ruleset, broken, installed
@@ -50,12 +52,12 @@ def heading(rules: Ruleset) -> str:
     ]
     tail = "; " + ", ".join(changed) if changed else ""
     if rules.preset is None:
-        titles = ": " + ", ".join(v.info.title for v in variants) if variants else ""
+        titles = ": " + ", ".join(str(v.info.title) for v in variants) if variants else ""
         return "Standard rules" + titles + tail
     named = set(rules.preset.variants)
     head = f"{rules.preset.name} ({rules.preset.title}): "
-    head += ", ".join(v.info.title for v in variants if v.name in named)
-    added = [v.info.title for v in variants if v.name not in named]
+    head += ", ".join(str(v.info.title) for v in variants if v.name in named)
+    added = [str(v.info.title) for v in variants if v.name not in named]
     return head + (" + " + ", ".join(added) if added else "") + tail
 
 
@@ -153,9 +155,49 @@ def presets() -> None:
 @preset_option
 @variant_option
 @option_option
-def rules(preset: str | None, variants: tuple[str, ...], options: tuple[str, ...]) -> None:
+@click.option(
+    "--lang",
+    type=click.Choice(LOCALES),
+    default="en",
+    show_default=True,
+    help="The language of the page.",
+)
+def rules(
+    preset: str | None, variants: tuple[str, ...], options: tuple[str, ...], lang: str
+) -> None:
     """Print the rules page of a combination of variants and options."""
-    click.echo(_ruleset(preset, variants, options).describe(), nl=False)
+    click.echo(_ruleset(preset, variants, options).describe(lang), nl=False)
+
+
+@cli.group()
+def catalog() -> None:
+    """Keep a package's translations (its locale/<lang>/LC_MESSAGES/<domain>.po) up to date."""
+
+
+package_argument = click.argument(
+    "package", type=click.Path(exists=True, file_okay=False, path_type=Path)
+)
+
+
+@catalog.command("update")
+@package_argument
+def catalog_update(package: Path) -> None:
+    """Add PACKAGE's newly marked messages to its catalogs (a folder such as
+    plugins/heavy_loss/liarsdice_heavy_loss); create missing catalogs."""
+    for path in catalogs.update(package, package.name):
+        click.echo(f"updated {path}")
+
+
+@catalog.command("check")
+@package_argument
+def catalog_check(package: Path) -> None:
+    """List what PACKAGE's catalogs lack (exit status 1 if anything)."""
+    found = catalogs.problems(package, package.name)
+    for line in found:
+        click.echo(line)
+    if found:
+        sys.exit(1)
+    click.echo(f"{package.name}: every message is translated into {', '.join(catalogs.TRANSLATED)}")
 
 
 @cli.command()

@@ -21,6 +21,7 @@ import pluggy
 from liarsdice.discovery import call_on
 from liarsdice.errors import BadHookResult, HookFailed, IllegalAction, PluginError, RulesetError
 from liarsdice.events import EFFECT_TYPES
+from liarsdice.i18n import Text
 from liarsdice.models import Bid, GameState, Resolution
 from liarsdice.rulestext import RulesText
 
@@ -102,7 +103,7 @@ def _rank(answer: Any) -> bool:
 
 
 def _reason(answer: Any) -> bool:
-    return isinstance(answer, str) and answer != ""
+    return (isinstance(answer, str) and answer != "") or isinstance(answer, Text)
 
 
 def _face_answer(answer: Any) -> bool:
@@ -258,7 +259,8 @@ else:
 """
 
 
-_REASON = "None or a reason (a non-empty str)"
+_REASON = "None or a reason (a non-empty str or a Text)"
+_REASON_CHECK = "(_r.__class__ is str and _r != '') or _r.__class__ is Text"
 _SEATED = "_r.__class__ is str and state is not None and _seated(state, _r, {which})"
 
 CONTRACTS: Mapping[str, Contract] = {
@@ -268,16 +270,12 @@ CONTRACTS: Mapping[str, Contract] = {
         fast=_RANK_CHECK,
     ),
     "liarsdice_face_allowed": Contract(
-        "True, False, a reason (a non-empty str) or None",
-        _expecting("True, False, a reason (a non-empty str) or None", _face_answer),
-        fast="_r is True or _r is False or (_r.__class__ is str and _r != '')",
+        "True, False, a reason (a non-empty str or a Text) or None",
+        _expecting("True, False, a reason (a non-empty str or a Text) or None", _face_answer),
+        fast=f"_r is True or _r is False or {_REASON_CHECK}",
     ),
-    "liarsdice_bid_problem": Contract(
-        _REASON, _expecting(_REASON, _reason), fast="_r.__class__ is str and _r != ''"
-    ),
-    "liarsdice_call_problem": Contract(
-        _REASON, _expecting(_REASON, _reason), fast="_r.__class__ is str and _r != ''"
-    ),
+    "liarsdice_bid_problem": Contract(_REASON, _expecting(_REASON, _reason), fast=_REASON_CHECK),
+    "liarsdice_call_problem": Contract(_REASON, _expecting(_REASON, _reason), fast=_REASON_CHECK),
     "liarsdice_matching_faces": Contract(
         "a frozenset of faces 1-6",
         _expecting("a frozenset of faces 1-6", _faces),
@@ -307,9 +305,10 @@ CONTRACTS: Mapping[str, Contract] = {
     "liarsdice_combination_problem": Contract(_REASON, _expecting(_REASON, _reason)),
     "liarsdice_payload_choices": Contract("a list of JSON values", _choices),
     "liarsdice_describe": Contract(
-        "a str or a RulesText",
+        "a str, a Text or a RulesText",
         _expecting(
-            "a str (Markdown) or a RulesText, or None", lambda a: isinstance(a, str | RulesText)
+            "a str or Text (Markdown) or a RulesText, or None",
+            lambda a: isinstance(a, str | Text | RulesText),
         ),
     ),
 }

@@ -39,6 +39,7 @@ from liarsdice.contracts import (
     shown,
 )
 from liarsdice.events import Effect
+from liarsdice.i18n import Text
 from liarsdice.models import Bid, GameState, Payload, RankKey, Resolution
 from liarsdice.options import Options
 
@@ -84,6 +85,7 @@ def _generate(
     namespace: dict[str, Any] = {
         "options": options,
         "ALL_FACES": ALL_FACES,
+        "Text": Text,
         "EFFECT_CLASSES": EFFECT_CLASSES,
         "_seated": seated,
         "good_ruling": good_ruling,

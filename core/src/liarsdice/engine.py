@@ -31,6 +31,7 @@ from liarsdice.events import (
     TimedOut,
     TurnPassed,
 )
+from liarsdice.i18n import _
 from liarsdice.legality import (
     bid_problems,
     call_problems,
@@ -271,7 +272,7 @@ def _end_round(rules: Ruleset, log: _Log, resolution: Resolution, rng: Random) -
     draft = log.draft
     for player in list(draft.players):
         if player.alive and player.dice == 0:
-            log.emit(Eliminated(player.name, "lost their last die"))
+            log.emit(Eliminated(player.name, _("lost their last die")))
     alive = [p.name for p in draft.players if p.alive]
     if len(alive) == 1:
         log.emit(GameWon(alive[0]))

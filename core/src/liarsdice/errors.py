@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from liarsdice.i18n import Text
+
 
 class RulesetError(ValueError):
-    """A ruleset cannot be built; the message names the plugin or option at fault."""
+    """A ruleset cannot be built; the message names the plugin or option at fault.
+
+    ``reasons`` holds each reason given (a string, or a :class:`~liarsdice.i18n.Text` a player
+    reads in their own language); the message joins them in English.
+    """
+
+    def __init__(self, *reasons: str | Text) -> None:
+        self.reasons = reasons
+        super().__init__("; ".join(map(str, reasons)))
 
 
 class UnknownVariant(RulesetError):
@@ -71,6 +86,6 @@ class BadHookResult(PluginError):
 class IllegalAction(ValueError):
     """An action was refused. ``reasons`` lists every problem found; the state is unchanged."""
 
-    def __init__(self, reasons: list[str]) -> None:
+    def __init__(self, reasons: Sequence[str | Text]) -> None:
         self.reasons = reasons
-        super().__init__("; ".join(reasons))
+        super().__init__("; ".join(map(str, reasons)))

@@ -12,6 +12,7 @@ from typing import TypeAlias
 
 import attrs
 
+from liarsdice.i18n import Text, as_text
 from liarsdice.models import JSON, NO_PAYLOAD, Bid, Payload, Resolution
 
 
@@ -76,19 +77,22 @@ class RoundResolved:
 
 @attrs.frozen
 class DiceChanged:
-    """Effect: ``player``'s dice change by ``delta`` (negative: lost, positive: regained)."""
+    """Effect: ``player``'s dice change by ``delta`` (negative: lost, positive: regained), for
+    ``reason`` (a :class:`~liarsdice.i18n.Text`, so each player reads it in their language; a
+    plain string is shown as it is)."""
 
     player: str
     delta: int
-    reason: str
+    reason: Text = attrs.field(converter=as_text)
 
 
 @attrs.frozen
 class Eliminated:
-    """Effect: ``player`` is out of the game; any dice they held leave with them."""
+    """Effect: ``player`` is out of the game, for ``reason`` (a :class:`~liarsdice.i18n.Text` or
+    a plain string); any dice they held leave with them."""
 
     player: str
-    reason: str
+    reason: Text = attrs.field(converter=as_text)
 
 
 @attrs.frozen
@@ -138,10 +142,11 @@ class DiceRerolled:
 
 @attrs.frozen
 class Notice:
-    """Effect: a public message with no effect on state (for example a revolver pull)."""
+    """Effect: a public message with no effect on state (for example a revolver pull): a
+    :class:`~liarsdice.i18n.Text`, so each player reads it in their language, or a plain string."""
 
     plugin: str
-    text: str
+    text: Text = attrs.field(converter=as_text)
     player: str | None = None
 
 

@@ -21,6 +21,10 @@ The variants are asked in their declared precedence order (``VariantInfo.before`
 baseline plugin ``standard`` is a fallback, asked only when no variant answers. The other hooks
 collect every non-``None`` result, in the same order, the baseline last. ``tryfirst``/``trylast``
 are refused: order is declared, never implied.
+
+Words players read (titles, summaries, option labels, call names, reasons, notices, rules text)
+may be plain strings or :class:`~liarsdice.i18n.Text` made with the plugin's own catalog
+(``_, _n = Catalog(__name__).markers()``): those are read in each player's language.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from random import Random
 import pluggy
 
 from liarsdice.events import Effect
+from liarsdice.i18n import Text
 from liarsdice.limits import GameLimit
 from liarsdice.models import JSON, Action, Bid, GameState, Payload, RankKey, Resolution
 from liarsdice.options import CallRegistry, OptionRegistry, Options, VariantInfo
@@ -83,7 +88,7 @@ def liarsdice_register_presets(presets: PresetRegistry) -> None:
 
 
 @hookspec
-def liarsdice_combination_problem(variants: Sequence[str], options: Options) -> str | None:
+def liarsdice_combination_problem(variants: Sequence[str], options: Options) -> str | Text | None:
     """Refuse a combination this plugin cannot play in, or return ``None`` to accept it.
 
     :param variants: every variant name in the ruleset, ``"standard"`` included.
@@ -108,7 +113,7 @@ def liarsdice_bid_rank(bid: Bid, options: Options) -> RankKey:  # type: ignore[e
 @hookspec(firstresult=True)
 def liarsdice_face_allowed(
     state: GameState, player: str, face: int, options: Options
-) -> bool | str | None:
+) -> bool | str | Text | None:
     """May ``player`` name ``face`` in a bid right now?
 
     :return: ``True`` to allow, a reason string to refuse (``False`` refuses with a generic
@@ -120,7 +125,7 @@ def liarsdice_face_allowed(
 @hookspec
 def liarsdice_bid_problem(
     state: GameState, player: str, bid: Bid, payload: Payload, options: Options
-) -> str | None:
+) -> str | Text | None:
     """Why ``bid`` by ``player`` is illegal now, or ``None`` if this plugin has no objection.
 
     The engine itself checks whose turn it is, that the bid ranks above the bid on the table and
@@ -150,7 +155,7 @@ def liarsdice_matching_faces(state: GameState, face: int, options: Options) -> f
 @hookspec
 def liarsdice_call_problem(
     state: GameState, player: str, call: str, payload: Payload, options: Options
-) -> str | None:
+) -> str | Text | None:
     """Why ``player`` may not make a call of kind ``call`` now, or ``None``.
 
     The engine itself checks the turn, that the call kind is registered, that there is a bid to
@@ -306,11 +311,14 @@ def liarsdice_player_public(
 
 
 @hookspec
-def liarsdice_describe(options: Options) -> str | RulesText | None:
+def liarsdice_describe(options: Options) -> str | Text | RulesText | None:
     """This plugin's part of the rules page, in Markdown, for these option values.
+
+    Mark the text with the plugin's catalog (``_("...")``, :mod:`liarsdice.i18n`) so that the
+    page reads in the player's language; a plain string reads as it is in every language.
 
     Return a string for a section of its own, or a :class:`~liarsdice.rulestext.RulesText` that
     also replaces the baseline's clauses on the rules it changes (``clauses={"wilds.bids": ...}``),
     so the page never states a rule the table does not play. Called on each plugin separately; the
-    page is assembled by :func:`liarsdice.rulespage.render`.
+    page is assembled by :func:`liarsdice.rulespage.page`.
     """

@@ -13,6 +13,7 @@ import json
 from collections.abc import Mapping
 
 from liarsdice.contracts import call_one
+from liarsdice.i18n import Reason
 from liarsdice.models import (
     JSON,
     NO_PAYLOAD,
@@ -27,7 +28,7 @@ from liarsdice.reducer import Draft
 from liarsdice.ruleset import Ruleset
 
 
-def turn_problem(draft: Draft, player: str) -> str | None:
+def turn_problem(draft: Draft, player: str) -> Reason | None:
     """Why it is not ``player``'s move now (the game is over, no round is on, they are out or
     not at the table, or it is someone else's turn), or ``None`` when it is."""
     if draft.turn == player and draft.in_round and draft.winner is None:
@@ -45,7 +46,7 @@ def turn_problem(draft: Draft, player: str) -> str | None:
     return f"not {player}'s turn"
 
 
-def payload_problems(rules: Ruleset, action: str, payload: Payload) -> list[str]:
+def payload_problems(rules: Ruleset, action: str, payload: Payload) -> list[Reason]:
     """Why ``payload`` cannot go with ``action`` (``"bid"`` or a call kind): it must be a JSON
     object whose every key names a plugin in the ruleset that reads that action's payload. What
     each plugin then checks of its own value is up to it (``bid_problem``, ``call_problem``)."""
@@ -74,7 +75,7 @@ def _refused_faces(rules: Ruleset, draft: Draft, player: str) -> frozenset[int]:
 
 def draft_bid_problems(
     rules: Ruleset, draft: Draft, player: str, bid: Bid, payload: Payload
-) -> list[str]:
+) -> list[Reason]:
     """:func:`bid_problems` on a draft."""
     problem = turn_problem(draft, player)
     if problem:
@@ -90,7 +91,7 @@ def draft_bid_problems(
         if malformed:
             return malformed
     hooks = rules.hooks
-    problems = []
+    problems: list[Reason] = []
     fixed = rules.fixed_refusals
     if fixed is None or bid.face in fixed:
         refusal = rules.face_refusal(draft.freeze(), player, bid.face)
@@ -106,7 +107,7 @@ def draft_bid_problems(
 
 def bid_problems(
     rules: Ruleset, state: GameState, player: str, bid: Bid, payload: Payload = NO_PAYLOAD
-) -> list[str]:
+) -> list[Reason]:
     """Every reason ``player`` may not bid ``bid`` (with ``payload``) now; empty when legal."""
     return draft_bid_problems(rules, Draft(state), player, bid, payload)
 
@@ -143,7 +144,7 @@ def legal_bids(
 
 def draft_call_problems(
     rules: Ruleset, draft: Draft, player: str, kind: str, payload: Payload
-) -> list[str]:
+) -> list[Reason]:
     """:func:`call_problems` on a draft."""
     problem = turn_problem(draft, player)
     if problem:
@@ -158,12 +159,12 @@ def draft_call_problems(
             return malformed
     if "call_problem" not in rules.hooks.implemented:
         return []
-    return rules.hooks.call_problem(draft.freeze(), player, kind, payload)
+    return [*rules.hooks.call_problem(draft.freeze(), player, kind, payload)]
 
 
 def call_problems(
     rules: Ruleset, state: GameState, player: str, kind: str, payload: Payload = NO_PAYLOAD
-) -> list[str]:
+) -> list[Reason]:
     """Every reason ``player`` may not make a call of ``kind`` (with ``payload``) now; empty when
     the call is legal."""
     return draft_call_problems(rules, Draft(state), player, kind, payload)

@@ -61,6 +61,7 @@ from typing import Any, TypeVar
 import attrs
 
 from liarsdice import engine
+from liarsdice.i18n import Text, _
 from liarsdice.models import NO_PAYLOAD, Bid, GameState, PlacedBid, opening_state
 from liarsdice.ruleset import FACES, Ruleset
 from liarsdice.views import PlayerView, view_state
@@ -362,8 +363,8 @@ class ExactCall:
 
 
 #: What a face's note says when it may be bid only once a round is open, or only to open one.
-NOT_AT_THE_OPEN = "may not open a round"
-ONLY_AT_THE_OPEN = "may only open a round"
+NOT_AT_THE_OPEN = _("may not open a round")
+ONLY_AT_THE_OPEN = _("may only open a round")
 
 
 @attrs.frozen
@@ -379,10 +380,10 @@ class FaceOdds:
     later: bool
     expected: Expected
     exact: ExactCall
-    refusal: str | None = None
+    refusal: str | Text | None = None
 
     @property
-    def note(self) -> str:
+    def note(self) -> str | Text:
         """What a page says about bidding this face ("" when it may always be bid): the rule
         that refuses it when it may not be bid in this round at all ("ones are wild: no bids on
         ones" — true whether or not another kind of round, palifico's, would allow it), else
@@ -412,8 +413,12 @@ class OddsTable:
     rows: tuple[OddsRow, ...]
 
     def as_dict(self) -> dict[str, Any]:
-        """Plain data (dicts, lists, numbers), ready for ``json.dumps``."""
-        plain: dict[str, Any] = _plain(attrs.asdict(self))
+        """Plain data (dicts, lists, numbers), ready for ``json.dumps`` (refusals in English)."""
+        faces = tuple(
+            attrs.evolve(f, refusal=None if f.refusal is None else str(f.refusal))
+            for f in self.faces
+        )
+        plain: dict[str, Any] = _plain(attrs.asdict(attrs.evolve(self, faces=faces)))
         return plain
 
     def face(self, face: int) -> FaceOdds:
@@ -438,7 +443,9 @@ def _allowed(rules: Ruleset, state: GameState, player: str, face: int) -> bool:
     return rules.face_refusal(state, player, face) is None
 
 
-def _refusal(rules: Ruleset, states: Sequence[GameState], player: str, face: int) -> str | None:
+def _refusal(
+    rules: Ruleset, states: Sequence[GameState], player: str, face: int
+) -> str | Text | None:
     """Why ``player`` may not bid ``face`` in the first of ``states`` that refuses it, or None."""
     for state in states:
         reason = rules.face_refusal(state, player, face)

@@ -8,6 +8,7 @@ from typing import Any
 import attrs
 
 from liarsdice.errors import BadOptionValue
+from liarsdice.i18n import Text
 from liarsdice.models import JSON
 
 _TRUE = {"true", "yes", "on", "1"}
@@ -23,13 +24,14 @@ class Option:
     """An option of plugin ``plugin``, addressed as ``"plugin.name"``.
 
     Its type is the type of ``default`` (bool, int or str). ``choices`` limits a str option;
-    ``minimum``/``maximum`` bound an int option.
+    ``minimum``/``maximum`` bound an int option. ``help`` is its label for players (a
+    :class:`~liarsdice.i18n.Text` to be translated, or a plain string).
     """
 
     plugin: str
     name: str
     default: JSON
-    help: str
+    help: str | Text
     choices: tuple[str, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
@@ -88,7 +90,7 @@ class OptionRegistry:
         self,
         name: str,
         default: JSON,
-        help: str,
+        help: str | Text,
         *,
         choices: tuple[str, ...] | None = None,
         minimum: int | None = None,
@@ -108,12 +110,20 @@ class CallKind:
 
     A call that ``ends_round`` is ruled on (``liarsdice_resolve_call``) and ends the round; one
     that does not is followed by ``liarsdice_call_made`` effects and the turn passes on.
+    ``label`` is the call's name for players (a button, a log line), ``help`` what it claims;
+    either may be a :class:`~liarsdice.i18n.Text`.
     """
 
     plugin: str
     name: str
-    help: str
+    help: str | Text
     ends_round: bool = True
+    label: str | Text = ""
+
+    @property
+    def title(self) -> str | Text:
+        """The call's name for players: its label, else its name capitalised."""
+        return self.label or self.name[:1].upper() + self.name[1:]
 
 
 class CallRegistry:
@@ -123,14 +133,17 @@ class CallRegistry:
         self.plugin = plugin
         self.calls: list[CallKind] = []
 
-    def add(self, name: str, help: str, *, ends_round: bool = True) -> None:
+    def add(
+        self, name: str, help: str | Text, *, ends_round: bool = True, label: str | Text = ""
+    ) -> None:
         """Register call kind ``name`` (for example ``"exact"``); with ``ends_round=False`` the
-        call does not end the round (for example a ``"pass"``)."""
+        call does not end the round (for example a ``"pass"``). ``label`` names it for players
+        (default: the name, capitalised)."""
         if not name or name == "bid" or not all(c.isalnum() or c == "-" for c in name):
             raise ValueError(
                 f"{self.plugin}: a call kind is a word of letters, digits and dashes, not {name!r}"
             )
-        self.calls.append(CallKind(self.plugin, name, help, ends_round))
+        self.calls.append(CallKind(self.plugin, name, help, ends_round, label))
 
 
 def _names(value: Any) -> tuple[str, ...]:
@@ -160,8 +173,8 @@ class VariantInfo:
       then leaves it alone.
     """
 
-    title: str
-    summary: str
+    title: str | Text
+    summary: str | Text
     requires: tuple[str, ...] = attrs.field(default=(), converter=_names)
     conflicts: tuple[str, ...] = attrs.field(default=(), converter=_names)
     economics: bool = False

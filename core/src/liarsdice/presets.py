@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 import attrs
 
+from liarsdice.i18n import Text, _
 from liarsdice.models import JSON
 
 
@@ -19,9 +20,9 @@ class Preset:
     """A named table: ``variants`` and ``options`` on top of the baseline, following ``source``."""
 
     name: str
-    title: str
+    title: str | Text
     source: str
-    summary: str
+    summary: str | Text
     variants: tuple[str, ...]
     options: Mapping[str, JSON] = attrs.field(factory=dict)
 
@@ -36,9 +37,9 @@ class PresetRegistry:
         self,
         name: str,
         *,
-        title: str,
+        title: str | Text,
         source: str,
-        summary: str,
+        summary: str | Text,
         variants: tuple[str, ...],
         options: Mapping[str, JSON] | None = None,
     ) -> None:
@@ -53,28 +54,34 @@ class PresetRegistry:
 BUILT_IN = (
     Preset(
         "casino",
-        "Casino revolver",
+        _("Casino revolver"),
         "seed 000, with seed 003's house rule",
-        "Wild ones, no bids on ones, the revolver instead of losing dice, an exact call that makes "
-        "the table pay, the winner of the call opens; a timeout is fatal.",
+        _(
+            "Wild ones, no bids on ones, the revolver instead of losing dice, an exact call that makes "
+            "the table pay, the winner of the call opens; a timeout is fatal."
+        ),
         ("revolver", "calza", "winner-opens"),
         {"calza.reward": "table-pays", "calza.window": "always"},
     ),
     Preset(
         "online",
-        "Online room (Big Talk)",
+        _("Online room (Big Talk)"),
         "seed 001",
-        "Ones wild until someone bids ones, then locked for the round; the loser loses a die and "
-        "opens.",
+        _(
+            "Ones wild until someone bids ones, then locked for the round; the loser loses a die and "
+            "opens."
+        ),
         ("ones-locking", "dice-loss"),
     ),
     Preset(
         "cheko",
-        "Cheko (three ones)",
+        _("Cheko (three ones)"),
         "seed 002",
-        "Aces count double (ceil(q/2) in, 2q+1 out), dice loss, an exact call that regains a die "
-        "while more than half the dice are in play, whoever's dice changed last opens, a roll-off "
-        'for the first round, no "one one" against a one-die player.',
+        _(
+            "Aces count double (ceil(q/2) in, 2q+1 out), dice loss, an exact call that regains a die "
+            "while more than half the dice are in play, whoever's dice changed last opens, a roll-off "
+            'for the first round, no "one one" against a one-die player.'
+        ),
         ("aces-switch", "dice-loss", "calza", "last-change-opens", "roll-off", "cheko"),
         {
             "aces-switch.back": "double-plus-one",
@@ -85,19 +92,23 @@ BUILT_IN = (
     ),
     Preset(
         "dudo",
-        "Dudo",
+        _("Dudo"),
         "seed 003",
-        "Traditional dudo: wild ones, no bids on ones, the loser loses a die and opens, calza "
-        "regains a die.",
+        _(
+            "Traditional dudo: wild ones, no bids on ones, the loser loses a die and opens, calza "
+            "regains a die."
+        ),
         ("dice-loss", "calza"),
         {"calza.reward": "regain-die", "calza.window": "always"},
     ),
     Preset(
         "perudo",
-        "Perudo",
+        _("Perudo"),
         "seed 004, with palifico from seed 003",
-        "Aces switch (ceil(q/2) in, 2q+1 out, no opening on aces), dice loss, the loser opens, "
-        "palifico when a player drops to one die.",
+        _(
+            "Aces switch (ceil(q/2) in, 2q+1 out, no opening on aces), dice loss, the loser opens, "
+            "palifico when a player drops to one die."
+        ),
         ("aces-switch", "dice-loss", "palifico"),
         {"aces-switch.back": "double-plus-one", "aces-switch.open_on_ones": False},
     ),

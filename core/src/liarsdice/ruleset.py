@@ -15,7 +15,7 @@ import bisect
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from liarsdice import precedence, rulespage
+from liarsdice import phrases, precedence, rulespage
 from liarsdice.contracts import call_one
 from liarsdice.discovery import (
     BASELINE,
@@ -38,8 +38,9 @@ from liarsdice.errors import (
     UnknownOption,
     UnknownVariant,
 )
+from liarsdice.i18n import Text, _
 from liarsdice.limits import MoveLimit, combine
-from liarsdice.models import FACE_NAMES, JSON, Bid, GameState, RankKey, opening_state
+from liarsdice.models import JSON, Bid, GameState, RankKey, opening_state
 from liarsdice.options import Option
 from liarsdice.presets import Preset
 
@@ -137,23 +138,46 @@ def structural_problem(variants: Sequence[InstalledVariant]) -> RulesetError | N
             offers = [v for v in _providers(required, installed().values()) if v != variant.name]
             if offers == [required]:
                 return MissingRequirement(
-                    f"{variant.name} requires {required}, which is not in this ruleset"
+                    _(
+                        "{variant} requires {required}, which is not in this ruleset",
+                        variant=variant.name,
+                        required=required,
+                    )
                 )
-            hint = f" (installed variants that do: {', '.join(offers)})" if offers else ""
+            fields = {"variant": variant.name, "required": required}
+            if offers:
+                return MissingRequirement(
+                    _(
+                        "{variant} requires {required}, which no variant in this ruleset "
+                        "provides (installed variants that do: {offers})",
+                        offers=", ".join(offers),
+                        **fields,
+                    )
+                )
             return MissingRequirement(
-                f"{variant.name} requires {required}, which no variant in this ruleset "
-                f"provides{hint}"
+                _(
+                    "{variant} requires {required}, which no variant in this ruleset provides",
+                    **fields,
+                )
             )
         for other in variant.info.conflicts:
             clashing = _providers(other, others)
             if clashing:
                 which = other if clashing == [other] else f"{other} ({', '.join(clashing)})"
-                return Conflict(f"{variant.name} conflicts with {which}: choose one of them")
+                return Conflict(
+                    _(
+                        "{variant} conflicts with {other}: choose one of them",
+                        variant=variant.name,
+                        other=which,
+                    )
+                )
     if not any(variant.info.economics for variant in variants):
         offers = [v.name for v in installed().values() if v.info.economics]
         return NoEconomics(
-            "no variant makes a lost round cost anything: add one of "
-            + ", ".join(offers or ["(none installed)"])
+            _(
+                "no variant makes a lost round cost anything: add one of {offers}",
+                offers=", ".join(offers) if offers else _("(none installed)"),
+            )
         )
     return None
 
@@ -261,7 +285,7 @@ class Ruleset:
             is not None
         ]
         if objections:
-            raise Conflict("; ".join(objections))
+            raise Conflict(*objections)
         if problem is not None:
             raise problem
         rules._check_precedence()
@@ -355,13 +379,13 @@ class Ruleset:
             if self.face_refusal(state, player, face) is not None  # type: ignore[arg-type]
         )
 
-    def face_refusal(self, state: GameState, player: str, face: int) -> str | None:
+    def face_refusal(self, state: GameState, player: str, face: int) -> str | Text | None:
         """Why ``player`` may not name ``face`` now (``face_allowed``), or None if they may."""
         allowed = self.hooks.face_allowed(state, player, face)
-        if isinstance(allowed, str):
+        if isinstance(allowed, str | Text):
             return allowed
         if allowed is False:
-            return f"bids on {FACE_NAMES[face]} are not allowed now"
+            return _("bids on {faces} are not allowed now", faces=phrases.faces(face))
         return None
 
     def wild_faces(self, state: GameState | None = None) -> frozenset[int]:
@@ -376,9 +400,10 @@ class Ruleset:
             wild for wild in FACES if all(wild in counted[face] for face in FACES if face != wild)
         )
 
-    def describe(self) -> str:
-        """The rules page of this combination, in Markdown (see :mod:`liarsdice.rulespage`)."""
-        return rulespage.render(self)
+    def describe(self, locale: str = "en") -> str:
+        """The rules page of this combination, in Markdown, in ``locale`` (see
+        :mod:`liarsdice.rulespage`)."""
+        return rulespage.page(self, locale)
 
     def to_data(self) -> dict[str, JSON]:
         """What :meth:`build` needs to rebuild this ruleset, as JSON-able data:

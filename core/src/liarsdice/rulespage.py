@@ -4,15 +4,18 @@ The page opens (for a preset) with the preset's name, title and summary; then th
 topics, one paragraph each, built from the baseline's clauses with the variants' changes applied
 (:class:`~liarsdice.rulestext.RulesText`); then each variant's own section; then the options in
 force, as "label: value" lines that state the value the table plays. The label of the wild-dice
-topic follows :meth:`Ruleset.wild_faces`.
+topic follows :meth:`Ruleset.wild_faces`. The page reads in the locale asked for; each message a
+catalog lacks reads in English.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from liarsdice import phrases
 from liarsdice.contracts import call_one
-from liarsdice.models import FACE_NAMES, JSON
+from liarsdice.i18n import Param, Text, _, render
+from liarsdice.models import JSON
 from liarsdice.rulestext import TOPICS, RulesText
 
 if TYPE_CHECKING:
@@ -22,7 +25,7 @@ if TYPE_CHECKING:
 
 #: The line that opens a preset's page. The preset's ``source`` (the rule sets it follows, such as
 #: "seed 000") is for the project, not for players: it is not shown.
-PRESET_INTRO = "Preset **{name}** — {title}. {summary}"
+PRESET_INTRO = _("Preset **{name}** — {title}. {summary}")
 
 
 def text_of(rules: Ruleset, name: str) -> RulesText:
@@ -30,32 +33,34 @@ def text_of(rules: Ruleset, name: str) -> RulesText:
     answer = call_one(name, rules.pm, "liarsdice_describe", options=rules.options)
     if answer is None:
         return RulesText()
-    return answer if isinstance(answer, RulesText) else RulesText(text=str(answer))
+    return answer if isinstance(answer, RulesText) else RulesText(text=answer)
 
 
-def wilds_label(faces: frozenset[int]) -> str:
+def wilds_label(faces: frozenset[int]) -> Param:
     """The label of the wild-dice topic: "Wild ones", "Wild sixes", "No wild dice"..."""
     if not faces:
-        return "No wild dice"
-    names = [FACE_NAMES[face] for face in sorted(faces)]
-    return "Wild " + " and ".join(names)
+        return _("No wild dice")
+    return _("Wild {faces}", faces=phrases.listing([phrases.faces(f) for f in sorted(faces)]))
 
 
-def _value(value: JSON) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+def _value(value: JSON) -> Param:
+    return phrases.yes_no(value) if isinstance(value, bool) else str(value)
 
 
-def option_line(option: Option, value: JSON) -> str:
-    """One line of the options in force: the option's help as a label, and the value played."""
-    label = option.help[:1].upper() + option.help[1:]
-    return f"- {label}: **{_value(value)}** (`{option.key}`)"
+def option_label(option: Option, locale: str = "en") -> str:
+    """An option's label for players: its help, capitalised, in ``locale``."""
+    label = render(option.help, locale)
+    return label[:1].upper() + label[1:]
 
 
-def _topics(rules: Ruleset, texts: dict[str, RulesText]) -> list[str]:
+def option_line(option: Option, value: JSON, locale: str = "en") -> str:
+    """One line of the options in force: the option's label, and the value played."""
+    return f"- {option_label(option, locale)}: **{render(_value(value), locale)}**"
+
+
+def _topics(rules: Ruleset, texts: dict[str, RulesText], locale: str) -> list[str]:
     baseline = rules.names[0]
-    changes: dict[str, str] = {}
+    changes: dict[str, str | Text] = {}
     added: list[str] = []
     for name in rules.order:  # the variant asked first wins a clause
         for key, clause in texts[name].clauses.items():
@@ -64,37 +69,48 @@ def _topics(rules: Ruleset, texts: dict[str, RulesText]) -> list[str]:
             changes[key] = clause
             if key not in texts[baseline].clauses:
                 added.append(key)
-    labels = {**TOPICS, "wilds": wilds_label(rules.wild_faces())}
+    labels: dict[str, Param] = {**TOPICS, "wilds": wilds_label(rules.wild_faces())}
     paragraphs = []
     for topic, label in labels.items():
         keys = [key for key in texts[baseline].clauses if key.partition(".")[0] == topic]
         keys += [key for key in added if key.partition(".")[0] == topic]
-        sentences = [changes.get(key, texts[baseline].clauses.get(key, "")).strip() for key in keys]
+        sentences = [
+            render(changes.get(key, texts[baseline].clauses.get(key, "")), locale).strip()
+            for key in keys
+        ]
         body = " ".join(sentence for sentence in sentences if sentence)
         if body:
-            paragraphs.append(f"**{label}.** {body}")
+            paragraphs.append(f"**{render(label, locale)}.** {body}")
     return paragraphs
 
 
-def render(rules: Ruleset) -> str:
-    """The rules page of ``rules`` in Markdown: the baseline by topic, then each variant."""
+def page(rules: Ruleset, locale: str = "en") -> str:
+    """The rules page of ``rules`` in Markdown, in ``locale``: the baseline by topic, then each
+    variant, then the options in force."""
     texts = {variant.name: text_of(rules, variant.name) for variant in rules.variants}
     baseline, *variants = rules.variants
-    sections = [f"## {baseline.info.title}\n\n" + "\n\n".join(_topics(rules, texts))]
+    heading = render(baseline.info.title, locale)
+    sections = [f"## {heading}\n\n" + "\n\n".join(_topics(rules, texts, locale))]
     for variant in variants:
-        own = texts[variant.name].text.strip() or variant.info.summary
-        sections.append(f"## {variant.info.title}\n\n{own}")
+        own = render(texts[variant.name].text, locale).strip()
+        own = own or render(variant.info.summary, locale)
+        sections.append(f"## {render(variant.info.title, locale)}\n\n{own}")
     lines = [
-        option_line(option, rules.options[option.key])
+        option_line(option, rules.options[option.key], locale)
         for variant in rules.variants
         for option in variant.options
     ]
     if lines:
-        sections.append("## Options in force\n\n" + "\n".join(lines))
-    title = " + ".join(v.info.title for v in rules.variants)
+        heading = render(_("Options in force"), locale)
+        sections.append(f"## {heading}\n\n" + "\n".join(lines))
+    title = " + ".join(render(variant.info.title, locale) for variant in rules.variants)
     if rules.preset is not None:
         preset = rules.preset
-        intro = PRESET_INTRO.format(name=preset.name, title=preset.title, summary=preset.summary)
-        sections.insert(0, intro)
-        title = preset.title
-    return f"# Rules: {title}\n\n" + "\n\n".join(sections) + "\n"
+        intro = Text(
+            PRESET_INTRO.msgid,
+            {"name": preset.name, "title": preset.title, "summary": preset.summary},
+        )
+        sections.insert(0, intro.render(locale))
+        title = render(preset.title, locale)
+    top = _("Rules: {title}", title=title)
+    return f"# {render(top, locale)}\n\n" + "\n\n".join(sections) + "\n"

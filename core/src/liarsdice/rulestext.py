@@ -12,21 +12,23 @@ from collections.abc import Mapping
 
 import attrs
 
+from liarsdice.i18n import Text, _
+
 #: The baseline's topics, in page order, with their labels (the label of ``wilds`` follows the
 #: faces that are wild: "Wild ones", "Wild sixes", "No wild dice").
 TOPICS = {
-    "table": "The table",
-    "bidding": "Bidding",
-    "wilds": "Wild dice",
-    "challenge": "Challenge",
-    "first-opener": "The first round",
-    "next-opener": "Later rounds",
-    "timeouts": "Timeouts",
-    "winning": "Winning",
+    "table": _("The table"),
+    "bidding": _("Bidding"),
+    "wilds": _("Wild dice"),
+    "challenge": _("The challenge"),
+    "first-opener": _("The first round"),
+    "next-opener": _("Later rounds"),
+    "timeouts": _("Timeouts"),
+    "winning": _("Winning"),
 }
 
 
-def _clauses(value: Mapping[str, str]) -> dict[str, str]:
+def _clauses(value: Mapping[str, str | Text]) -> dict[str, str | Text]:
     clauses = dict(value)
     for key in clauses:
         topic, dot, name = key.partition(".")
@@ -46,8 +48,9 @@ class RulesText:
     or more sentences: the baseline defines the clauses of each topic, in order; a variant's
     clause of the same name replaces the baseline's (``""`` removes it), and a new name is added at
     the end of its topic. When two variants change one clause, the one asked first (declared
-    precedence) wins.
+    precedence) wins. Text and clauses may be plain strings or :class:`~liarsdice.i18n.Text`
+    from the plugin's catalog, read in the player's language.
     """
 
-    text: str = ""
-    clauses: Mapping[str, str] = attrs.field(factory=dict, converter=_clauses)
+    text: str | Text = ""
+    clauses: Mapping[str, str | Text] = attrs.field(factory=dict, converter=_clauses)

@@ -2,7 +2,8 @@
 
 The template lives in ``liarsdice/templates/variant/`` (package data, one ``.tmpl`` file per file
 made) and gives what ``plugins/dice_loss`` has: a ``pyproject.toml`` with the entry point, one
-module with a working rule (the loser gives up one die) and its rules text, a README, a golden
+package with a working rule (the loser gives up one die), its rules text and the skeletons of its
+Ukrainian and Russian catalogs (``locale/``, from :mod:`liarsdice.catalogs`), a README, a golden
 scenario with its ruling, unit tests, and a one-line test module that runs the rule laws through
 the pytest plugin. Placeholders are ``string.Template`` names: ``$name`` (the variant name,
 ``heavy-loss``), ``$module`` (``heavy_loss``), ``$distribution`` (``liarsdice-rules-heavy-loss``)
@@ -16,12 +17,14 @@ import string
 from importlib import resources
 from pathlib import Path
 
+from liarsdice import catalogs
+
 NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*\Z")
 
 #: template file (under templates/variant/) -> the file it makes, itself a template.
 FILES = {
     "pyproject.toml.tmpl": "pyproject.toml",
-    "module.py.tmpl": "liarsdice_$module.py",
+    "module.py.tmpl": "liarsdice_$module/__init__.py",
     "README.md.tmpl": "README.md",
     "scenarios/scenario.json.tmpl": "scenarios/${module}_loser_gives_up_a_die.json",
     "scenarios/scenario.out.json.tmpl": "scenarios/${module}_loser_gives_up_a_die.out.json",
@@ -81,6 +84,8 @@ def new_variant(name: str, parent: str | Path = "plugins") -> Path:
         path = folder / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+    package = f"liarsdice_{placeholders(name)['module']}"
+    catalogs.update(folder / package, package)  # the skeleton of each language's catalog
     return folder
 
 

@@ -12,11 +12,41 @@ from cattrs.preconf.json import make_converter
 from cattrs.strategies import configure_tagged_union
 
 from liarsdice.events import Event
+from liarsdice.i18n import Text
 from liarsdice.models import Action
 
 T = TypeVar("T")
 
 converter = make_converter()
+
+
+def _text_to_data(text: Text) -> Any:
+    """A text as data: a plain string when it has nothing to translate, else its parts."""
+    if not text.domain and not text.params and text.plural is None:
+        return text.msgid
+    data: dict[str, Any] = {"msgid": text.msgid, "domain": text.domain}
+    if text.plural is not None:
+        data["plural"] = text.plural
+    if text.params:
+        data["params"] = {
+            key: _text_to_data(value) if isinstance(value, Text) else value
+            for key, value in text.params.items()
+        }
+    return data
+
+
+def _text_from_data(data: Any, _: Any = None) -> Text:
+    if isinstance(data, str):
+        return Text(data, domain="")
+    params = {
+        key: _text_from_data(value) if isinstance(value, dict) else value
+        for key, value in data.get("params", {}).items()
+    }
+    return Text(data["msgid"], params, data["domain"], data.get("plural"))
+
+
+converter.register_unstructure_hook(Text, _text_to_data)
+converter.register_structure_hook(Text, _text_from_data)
 configure_tagged_union(Event, converter, tag_name="type")
 configure_tagged_union(Action, converter, tag_name="type")
 

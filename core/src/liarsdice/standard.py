@@ -10,6 +10,7 @@ timeout is a lost round. Variants answer first: this plugin is asked only when n
 from __future__ import annotations
 
 from liarsdice.hookspecs import hookimpl
+from liarsdice.i18n import Text, _
 from liarsdice.models import Bid, GameState, RankKey, Resolution
 from liarsdice.options import CallRegistry, OptionRegistry, Options, VariantInfo
 from liarsdice.presets import BUILT_IN, PresetRegistry
@@ -24,19 +25,23 @@ _PLAIN = {face: frozenset({face}) for face in range(1, 7)}
 @hookimpl
 def liarsdice_variant_info() -> VariantInfo:
     return VariantInfo(
-        title="Standard rules",
-        summary="Classic raises, wild ones, challenge; seat 1 then the loser opens.",
+        title=_("Standard rules"),
+        summary=_("Classic raises, wild ones, challenge; seat 1 then the loser opens."),
     )
 
 
 @hookimpl
 def liarsdice_register_options(options: OptionRegistry) -> None:
-    options.add("wild_ones", True, "ones are wild (they count toward every other face)")
+    options.add("wild_ones", True, _("ones are wild (they count toward every other face)"))
 
 
 @hookimpl
 def liarsdice_register_calls(calls: CallRegistry) -> None:
-    calls.add("challenge", "the bid on the table is a lie: lift the cups and count")
+    calls.add(
+        "challenge",
+        _("the bid on the table is a lie: lift the cups and count"),
+        label=_("Challenge"),
+    )
 
 
 @hookimpl
@@ -58,9 +63,9 @@ def liarsdice_bid_rank(bid: Bid) -> RankKey:
 
 
 @hookimpl
-def liarsdice_face_allowed(face: int, options: Options) -> bool | str:
+def liarsdice_face_allowed(face: int, options: Options) -> bool | Text:
     if face == 1 and options[WILD_ONES]:
-        return "ones are wild: no bids on ones"
+        return _("ones are wild: no bids on ones")
     return True
 
 
@@ -70,10 +75,10 @@ def liarsdice_matching_faces(face: int, options: Options) -> frozenset[int]:
 
 
 @hookimpl
-def liarsdice_call_problem(state: GameState, player: str, call: str) -> str | None:
+def liarsdice_call_problem(state: GameState, player: str, call: str) -> Text | None:
     assert state.round is not None and state.round.bids
     if call == "challenge" and state.round.bids[-1].player == player:
-        return "you cannot challenge your own bid"
+        return _("you cannot challenge your own bid")
     return None
 
 
@@ -133,51 +138,55 @@ def liarsdice_next_turn(state: GameState, player: str) -> str:
 def liarsdice_describe(options: Options) -> RulesText:
     if options[WILD_ONES]:
         wilds = {
-            "wilds.which": (
+            "wilds.which": _(
                 "Ones are wild: every die showing 1 also counts toward a bid on any other face."
             ),
-            "wilds.bids": "A bid on ones would count them twice, so nobody may bid ones.",
+            "wilds.bids": _("A bid on ones would count them twice, so nobody may bid ones."),
         }
     else:
         wilds = {
-            "wilds.which": "No die is wild: each die counts only toward a bid on its own face.",
-            "wilds.bids": "Ones may be bid like any face; they are the lowest face.",
+            "wilds.which": _("No die is wild: each die counts only toward a bid on its own face."),
+            "wilds.bids": _("Ones may be bid like any face; they are the lowest face."),
         }
     return RulesText(
         clauses={
-            "table.dice": ("Every player starts with the same number of six-sided dice and a cup."),
-            "table.roll": (
+            "table.dice": _(
+                "Every player starts with the same number of six-sided dice and a cup."
+            ),
+            "table.roll": _(
                 "Each round everyone still in rolls all their dice in secret and looks only at "
                 "their own."
             ),
-            "bidding.claim": (
+            "bidding.claim": _(
                 'The opener bids a quantity and a face: "four fives" claims that at least four '
                 "dice on the whole table show a five."
             ),
-            "bidding.turns": (
+            "bidding.turns": _(
                 "Play goes clockwise to the next living player, who must either raise or call; "
                 "there is no passing, and the opener cannot call."
             ),
-            "bidding.raise": (
+            "bidding.raise": _(
                 "A raise names more dice of any face, or as many dice of a higher face; a higher "
                 "face with fewer dice is not a raise."
             ),
-            "bidding.limit": (
+            "bidding.limit": _(
                 "A bid may not name more dice than are in play, so all the dice showing sixes is "
                 "the highest bid there is."
             ),
             **wilds,
-            "challenge.who": ("Only the player on turn may challenge, and only the bid just made."),
-            "challenge.count": "All cups are lifted and the matching dice counted.",
-            "challenge.verdict": (
+            "challenge.who": _(
+                "Only the player on turn may challenge, and only the bid just made."
+            ),
+            "challenge.count": _("All cups are lifted and the matching dice counted."),
+            "challenge.verdict": _(
                 "If the count reaches the quantity the bid stands and the challenger loses the "
                 "round (an exactly true bid stands); otherwise the bidder loses. Exactly one "
                 "player loses a challenge."
             ),
-            "first-opener.who": "Seat 1 opens the first round.",
-            "next-opener.who": "The loser of a round opens the next.",
-            "next-opener.out": ("If that player is out, the next living player clockwise opens."),
-            "timeouts.cost": "A player whose clock runs out loses the round.",
-            "winning.last": "The last player left in wins.",
+            "first-opener.who": _("Seat 1 opens the first round."),
+            "next-opener.who": _("The loser of a round opens the next."),
+            "next-opener.out": _("If that player is out, the next living player clockwise opens."),
+            "timeouts.cost": _("A player whose clock runs out loses the round."),
+            "winning.last": _("The last player left in wins."),
         }
     )

@@ -4,8 +4,9 @@
 (:mod:`.players`), the request guard (:mod:`.guard`: CSRF, security headers, ProxyFix), the
 per-client rate limits (:mod:`.limits`), the per-client cap on requests in flight and the
 deadline for request bodies (:mod:`.admission`), the table hub (:mod:`.hub`), the WebSocket endpoint
-(:mod:`.sockets`, with its socket gate :mod:`.gate`) and the blueprints for the lobby, the JSON
-API and the other pages. Run it with ``liarsdice-demo``, which serves it with gunicorn's gevent
+(:mod:`.sockets`, with its socket gate :mod:`.gate`), the languages (:mod:`.i18n`: Flask-Babel,
+English, Ukrainian and Russian) and the blueprints for the lobby, the JSON API and the other
+pages. Run it with ``liarsdice-demo``, which serves it with gunicorn's gevent
 worker (:mod:`.serve`), or under a gunicorn command line of your own (see the README).
 """
 
@@ -17,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, make_response, render_template
+from flask_babel import gettext
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
@@ -27,6 +29,7 @@ from liarsdice_demo import (
     gate,
     guard,
     hub,
+    i18n,
     limits,
     lobby,
     pages,
@@ -76,6 +79,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             app.config[key] = os.environ[key]
     if config:
         app.config.update(config)
+    i18n.init_app(app)
     limits.init_app(app)
     admission.init_app(app)  # inside ProxyFix, which guard.init_app may wrap around it
     db.init_app(app)
@@ -94,7 +98,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     @app.errorhandler(StoreUnavailable)
     def _store_down(problem: Exception) -> Response:
-        return _unavailable("The table store cannot be reached: try again in a moment.")
+        return _unavailable(gettext("The table store cannot be reached: try again in a moment."))
 
     if app.extensions[hub.KEY].cluster is not None:  # redis-py's errors outside the store's calls
         import redis
@@ -104,7 +108,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     @app.errorhandler(OperationalError)
     def _database_down(problem: OperationalError) -> Response:
         log.error("the SQL database cannot be reached: %s", problem.orig or problem)
-        return _unavailable("The database cannot be reached: try again in a moment.")
+        return _unavailable(gettext("The database cannot be reached: try again in a moment."))
 
     return app
 

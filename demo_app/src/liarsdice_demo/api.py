@@ -18,8 +18,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, g, jsonify, request, url_for
+from flask_babel import gettext
 from werkzeug.wrappers import Response
 
+from liarsdice.i18n import Text, render
 from liarsdice_demo.clients import client_key
 from liarsdice_demo.composition import (
     ConfigError,
@@ -29,6 +31,7 @@ from liarsdice_demo.composition import (
     parse_config,
 )
 from liarsdice_demo.hub import TooManyTables, current_hub
+from liarsdice_demo.i18n import page_locale
 from liarsdice_demo.players import clean_nickname, ensure_player
 from liarsdice_demo.protocol import MAX_DEPTH, nesting
 from liarsdice_demo.table import Forbidden, TableError, TableSession
@@ -36,8 +39,8 @@ from liarsdice_demo.table import Forbidden, TableError, TableSession
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-def _refuse(text: str, status: int = 400, **extra: Any) -> tuple[Response, int]:
-    return jsonify(ok=False, error=text, **extra), status
+def _refuse(text: str | Text, status: int = 400, **extra: Any) -> tuple[Response, int]:
+    return jsonify(ok=False, error=render(text, page_locale()), **extra), status
 
 
 def _body() -> dict[str, Any]:
@@ -91,7 +94,7 @@ def create_table() -> Response | tuple[Response, int]:
     data = _body()
     public = data.get("public", False)
     if not isinstance(public, bool):
-        return _refuse("'public' is true or false", 422)
+        return _refuse(gettext("'public' is true or false"), 422)
     try:
         nickname = clean_nickname(data.get("nickname"))
         config = parse_config(data)
@@ -132,7 +135,7 @@ def get_table(code: str) -> Response | tuple[Response, int]:
     """One live table's settings and seats (public information only)."""
     table = current_hub().get(code)
     if table is None:
-        return _refuse(f"no live table has the code {code!r}", 404)
+        return _refuse(gettext("no live table has the code %(code)s", code=repr(code)), 404)
     return jsonify(ok=True, **table.summary(), config=table.config.summary())
 
 
@@ -144,7 +147,7 @@ def take_seat(code: str) -> Response | tuple[Response, int]:
     removed) 403, before any player is created or renamed."""
     table = current_hub().get(code)
     if table is None:
-        return _refuse(f"no live table has the code {code!r}", 404)
+        return _refuse(gettext("no live table has the code %(code)s", code=repr(code)), 404)
     data = _body()
     refused = table.refusal(g.player["id"] if g.player else None, data.get("key"))
     if refused is not None:
@@ -157,9 +160,9 @@ def take_seat(code: str) -> Response | tuple[Response, int]:
     try:
         seat = table.sit(player["id"], nickname, data.get("key"))
     except Forbidden as problem:
-        return _refuse(str(problem), 403)
+        return _refuse(problem.text, 403)
     except TableError as problem:
-        return _refuse(str(problem), 409)
+        return _refuse(problem.text, 409)
     return jsonify(
         ok=True,
         code=table.code,

@@ -5,7 +5,8 @@ Contract: :func:`odds_data` returns the core's odds table, or ``None`` when this
 the wild faces counted and with the face alone side by side, and a dot for the rules in force.
 The wild column counts the table's wild faces (``compared_wild``: ones, sixes under wild-sixes, or
 ones for comparison when the table has none); :func:`wild_label` names it. The SVG is built from
-numbers and fixed words only, so it is safe to mark up.
+numbers and the demo's own words (escaped), so it is safe to mark up. Words are in the request's
+language (Flask-Babel's ``gettext``; English outside a request).
 """
 
 from __future__ import annotations
@@ -13,10 +14,27 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from markupsafe import Markup
+from flask_babel import gettext
+from markupsafe import Markup, escape
 
-from liarsdice.models import FACE_NAMES
 from liarsdice.ruleset import Ruleset
+from liarsdice_demo.i18n import N_
+
+FACE_NAMES = {
+    1: N_("ones"),
+    2: N_("twos"),
+    3: N_("threes"),
+    4: N_("fours"),
+    5: N_("fives"),
+    6: N_("sixes"),
+}
+"""Each face's name, as a chart's heading says it (translated where it is shown)."""
+
+
+def face_name(face: int) -> str:
+    """The name of ``face`` in the request's language ("fives")."""
+    return gettext(FACE_NAMES[face]) if face in FACE_NAMES else str(face)
+
 
 WIDTH, HEIGHT, PAD = 420, 170, 28
 
@@ -32,9 +50,12 @@ def odds_data(rules: Ruleset, dice: int, hand: tuple[int, ...] = ()) -> Any | No
 
 def wild_label(table: Any) -> str:
     """The wild column's name: "ones wild", "sixes wild", "ones and sixes wild"."""
-    names = [FACE_NAMES[face] for face in table.compared_wild]
-    joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return f"{joined} wild"
+    names = [face_name(face) for face in table.compared_wild]
+    if len(names) == 1:
+        joined = names[0]
+    else:
+        joined = gettext("%(first)s and %(last)s", first=", ".join(names[:-1]), last=names[-1])
+    return str(gettext("%(faces)s wild", faces=joined))
 
 
 def _bar(x: float, width: float, value: float, css: str, label: str) -> str:
@@ -42,7 +63,7 @@ def _bar(x: float, width: float, value: float, css: str, label: str) -> str:
     y = HEIGHT - PAD - height
     return (
         f'<rect class="{css}" x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="{height:.1f}">'
-        f"<title>{label}: {value:.1%}</title></rect>"
+        f"<title>{escape(label)}: {value:.1%}</title></rect>"
     )
 
 
@@ -54,7 +75,7 @@ def face_chart(table: Any, face: int) -> Markup:
     bar = max(1.0, step * 0.4)
     parts = [
         f'<svg viewBox="0 0 {WIDTH} {HEIGHT}" class="odds-chart" role="img" '
-        f'aria-label="odds for {FACE_NAMES[face]}">',
+        f'aria-label="{escape(gettext("odds for %(face)s", face=face_name(face)))}">',
         f'<line class="axis" x1="{PAD}" y1="{HEIGHT - PAD}" '
         f'x2="{WIDTH - PAD}" y2="{HEIGHT - PAD}"/>',
     ]
@@ -67,13 +88,15 @@ def face_chart(table: Any, face: int) -> Markup:
     for index, row in enumerate(rows):
         x = PAD + index * step + step * 0.1
         q = row.quantity
-        parts.append(_bar(x, bar, row.wild.at_least, "wild", f"{q} or more, {wild}"))
-        parts.append(_bar(x + bar, bar, row.plain.at_least, "plain", f"{q} or more, face alone"))
+        wild_text = gettext("%(q)s or more, %(wild)s", q=q, wild=wild)
+        plain_text = gettext("%(q)s or more, face alone", q=q)
+        rules_text = gettext("%(q)s or more under this table's rules", q=q)
+        parts.append(_bar(x, bar, row.wild.at_least, "wild", wild_text))
+        parts.append(_bar(x + bar, bar, row.plain.at_least, "plain", plain_text))
         cy = HEIGHT - PAD - (HEIGHT - 2 * PAD) * row.rules.at_least
         parts.append(
             f'<circle class="rules" cx="{x + bar:.1f}" cy="{cy:.1f}" r="2.5">'
-            f"<title>{q} or more under this table's rules: "
-            f"{row.rules.at_least:.1%}</title></circle>"
+            f"<title>{escape(rules_text)}: {row.rules.at_least:.1%}</title></circle>"
         )
         if len(rows) <= 15 or q % 5 == 0 or q == 1:
             parts.append(
@@ -89,7 +112,7 @@ def odds_charts(table: Any) -> list[dict[str, Any]]:
     return [
         {
             "face": f.face,
-            "name": FACE_NAMES[f.face],
+            "name": face_name(f.face),
             "summary": f,
             "chart": face_chart(table, f.face),
         }

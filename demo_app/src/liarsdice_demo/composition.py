@@ -8,9 +8,14 @@ table sets; every other option takes its effective default, which :func:`combina
 computes (a variant may change another plugin's default: beside ``wild-sixes``,
 ``standard.wild_ones`` defaults to false). :func:`catalog` describes the installed variants, their
 options and the presets for the lobby page; it is read at run time, so third-party variants appear
-without any change here. Players read an option by its ``label`` (:func:`option_label`, "Initial
-bullets" under the plugin's title), a bot kind by its level (``bots``: "Hard (bayes)", from
-:func:`liarsdice.bots.bot_label`); the keys and kind names stay what the API takes.
+without any change here. Players read an option by its ``label`` (its help, as the rules page
+shows it: :func:`liarsdice.rulespage.option_label`), a bot kind by its level (``bots``: "Hard
+(bayes)", :func:`liarsdice.bots.bot_label`); the keys and kind names stay what the API takes.
+
+Language: what players read here comes in the language given as ``locale`` (the page's, see
+:mod:`liarsdice_demo.i18n`): titles, summaries and help from core and the plugins (``str`` or
+:class:`liarsdice.i18n.Text`) through :func:`liarsdice.i18n.render`, the demo's own words
+(:class:`ConfigError` messages) from the demo's catalog.
 """
 
 from __future__ import annotations
@@ -19,11 +24,14 @@ from collections.abc import Mapping
 from typing import Any
 
 import attrs
+from flask_babel import gettext
 
+from liarsdice import phrases, rulespage
 from liarsdice.bots import bot_kinds, bot_label, bot_level, by_level
 from liarsdice.errors import RulesetError
-from liarsdice.options import Option
+from liarsdice.i18n import render
 from liarsdice.ruleset import BASELINE, Ruleset, installed, option_defaults, presets
+from liarsdice_demo.i18n import page_locale
 
 MIN_SEATS, MAX_SEATS = 2, 6
 MIN_TURN, MAX_TURN, DEFAULT_TURN = 5, 600, 60
@@ -50,12 +58,21 @@ class TableConfig:
 
     @property
     def title(self) -> str:
-        """A short name for the table's rules."""
+        """A short name for the table's rules (in English)."""
+        return self.title_in("en")
+
+    def title_in(self, locale: str) -> str:
+        """A short name for the table's rules in ``locale``."""
         if self.rules.preset is not None:
             extra = [v for v in self.variants if v not in self.rules.preset.variants]
-            return self.rules.preset.title + (" + " + ", ".join(extra) if extra else "")
-        names = [v.info.title for v in self.rules.variants[1:]]
-        return "Standard + " + ", ".join(names) if names else "Standard rules"
+            title = render(self.rules.preset.title, locale)
+            return title + (" + " + ", ".join(extra) if extra else "")
+        names = [render(v.info.title, locale) for v in self.rules.variants[1:]]
+        if locale == "en":  # also outside a request: the stored and logged title
+            return "Standard + " + ", ".join(names) if names else "Standard rules"
+        if names:
+            return str(gettext("Standard + %(variants)s", variants=", ".join(names)))
+        return str(gettext("Standard rules"))
 
     def to_data(self) -> dict[str, Any]:
         """The request (JSON data) that :func:`parse_config` turns back into this config: how a
@@ -71,15 +88,21 @@ class TableConfig:
             "dice_per_player": self.dice_per_player,
         }
 
-    def summary(self) -> dict[str, Any]:
-        """The settings as JSON data (for pages and the protocol)."""
+    def summary(self, locale: str = "en") -> dict[str, Any]:
+        """The settings as JSON data (for pages and the protocol), what players read in
+        ``locale`` (``call_titles``: each call's name for players, ``call_help``: its claim)."""
         return {
-            "title": self.title,
+            "title": self.title_in(locale),
             "preset": self.preset,
             "variants": list(self.variants),
             "options": dict(self.rules.options),
             "calls": list(self.rules.calls),
-            "call_help": {name: call.help for name, call in self.rules.calls.items()},
+            "call_titles": {
+                name: render(call.title, locale) for name, call in self.rules.calls.items()
+            },
+            "call_help": {
+                name: render(call.help, locale) for name, call in self.rules.calls.items()
+            },
             "seats": self.seats,
             "bot_kind": self.bot_kind,
             "bot_level": bot_level(self.bot_kind) if self.bot_kind else None,
@@ -89,18 +112,6 @@ class TableConfig:
         }
 
 
-#: Abbreviations in option names, spelled out in their labels.
-WORDS = {"min": "minimum", "max": "maximum"}
-
-
-def option_label(option: Option) -> str:
-    """The option's name as players read it: ``revolver.initial_bullets`` is "Initial bullets"
-    (the plugin's title heads the group it is shown in; the key stays a hint)."""
-    words = [WORDS.get(word, word) for word in option.name.replace("-", "_").split("_") if word]
-    text = " ".join(words)
-    return text[:1].upper() + text[1:]
-
-
 def _int(data: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
     raw = data.get(key, default)
     if raw in (None, ""):
@@ -108,9 +119,11 @@ def _int(data: Mapping[str, Any], key: str, default: int, low: int, high: int) -
     try:
         value = int(raw)
     except (TypeError, ValueError):
-        raise ConfigError(f"{key} must be a whole number") from None
+        raise ConfigError(gettext("%(key)s must be a whole number", key=key)) from None
     if not low <= value <= high:
-        raise ConfigError(f"{key} must be {low} to {high}")
+        raise ConfigError(
+            gettext("%(key)s must be %(low)s to %(high)s", key=key, low=low, high=high)
+        )
     return value
 
 
@@ -127,17 +140,17 @@ def build_rules(data: Mapping[str, Any]) -> tuple[Ruleset, str | None, tuple[str
     variants = data.get("variants") or []
     options = data.get("options") or {}
     if preset is not None and not isinstance(preset, str):
-        raise ConfigError("preset must be a name")
+        raise ConfigError(gettext("preset must be a name"))
     if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
-        raise ConfigError("variants must be a list of names")
+        raise ConfigError(gettext("variants must be a list of names"))
     if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
-        raise ConfigError("options must map option names to values")
+        raise ConfigError(gettext("options must map option names to values"))
     if len(variants) > 32 or len(options) > 64:
-        raise ConfigError("too many variants or options")
+        raise ConfigError(gettext("too many variants or options"))
     try:
         rules = Ruleset.build(variants, dict(options), preset=preset)
     except RulesetError as error:
-        raise ConfigError(str(error)) from None
+        raise ConfigError(render(phrases.clauses(error.reasons), page_locale())) from None
     chosen = tuple(name for name in rules.names if name != BASELINE)
     return rules, preset, chosen, dict(options)
 
@@ -170,15 +183,21 @@ def combination_defaults(data: Mapping[str, Any]) -> dict[str, Any]:
 def parse_config(data: Mapping[str, Any]) -> TableConfig:
     """A validated table config from ``data`` (see the module docstring); ``ConfigError`` if not."""
     if not isinstance(data, Mapping):
-        raise ConfigError("send a JSON object")
+        raise ConfigError(gettext("send a JSON object"))
     rules, preset, variants, options = build_rules(data)
     bot_kind = data.get("bot_kind", "random") or None
     if bot_kind is not None and not isinstance(bot_kind, str):
-        raise ConfigError("the bot kind is a name (text)")
+        raise ConfigError(gettext("the bot kind is a name (text)"))
     if bot_kind in ("none", ""):
         bot_kind = None
     if bot_kind is not None and bot_kind not in bot_kinds():
-        raise ConfigError(f"unknown bot kind {bot_kind!r}; installed: {', '.join(bot_kinds())}")
+        raise ConfigError(
+            gettext(
+                "unknown bot kind %(kind)s; installed: %(installed)s",
+                kind=repr(bot_kind),
+                installed=", ".join(bot_kinds()),
+            )
+        )
     return TableConfig(
         rules=rules,
         preset=preset,
@@ -192,16 +211,20 @@ def parse_config(data: Mapping[str, Any]) -> TableConfig:
     )
 
 
-def catalog() -> dict[str, Any]:
+def catalog(locale: str = "en") -> dict[str, Any]:
     """Installed variants (with option declarations), presets and bot kinds, as JSON data
-    (``bots``: each kind with its level and label, easiest first)."""
+    (``bots``: each kind with its level and label, easiest first; ``call_titles``: each call's
+    name for players), what players read in ``locale``."""
     variants = []
+    call_titles: dict[str, str] = {}
     for name, variant in installed().items():
+        for call in variant.calls:
+            call_titles[call.name] = render(call.title, locale)
         variants.append(
             {
                 "name": name,
-                "title": variant.info.title,
-                "summary": variant.info.summary,
+                "title": render(variant.info.title, locale),
+                "summary": render(variant.info.summary, locale),
                 "baseline": name == BASELINE,
                 "requires": list(variant.info.requires),
                 "conflicts": list(variant.info.conflicts),
@@ -211,10 +234,9 @@ def catalog() -> dict[str, Any]:
                 "options": [
                     {
                         "key": option.key,
-                        "label": option_label(option),
+                        "label": rulespage.option_label(option, locale),
                         "type": type(option.default).__name__,
                         "default": option.default,
-                        "help": option.help,
                         "choices": list(option.choices) if option.choices else None,
                         "minimum": option.minimum,
                         "maximum": option.maximum,
@@ -228,8 +250,8 @@ def catalog() -> dict[str, Any]:
         "presets": [
             {
                 "name": preset.name,
-                "title": preset.title,
-                "summary": preset.summary,
+                "title": render(preset.title, locale),
+                "summary": render(preset.summary, locale),
                 "variants": list(preset.variants),
                 "options": dict(preset.options),
             }
@@ -237,7 +259,8 @@ def catalog() -> dict[str, Any]:
         ],
         "bot_kinds": list(bot_kinds()),
         "bots": [
-            {"kind": kind, "level": bot_level(kind), "label": bot_label(kind)}
+            {"kind": kind, "level": bot_level(kind), "label": render(bot_label(kind), locale)}
             for kind in by_level(bot_kinds())
         ],
+        "call_titles": call_titles,
     }

@@ -32,10 +32,21 @@ SENDER_GRACE = 2.0
 
 
 class Connection:
-    """A WebSocket (anything with ``send(str)``) plus its outbox, sender and rate limit."""
+    """A WebSocket (anything with ``send(str)``) plus its outbox, sender, rate limit and the
+    language its messages are read in."""
 
-    def __init__(self, ws: Any, *, outbox: int = OUTBOX, rate: float = RATE, burst: int = BURST):
+    def __init__(
+        self,
+        ws: Any,
+        *,
+        locale: str = "en",
+        outbox: int = OUTBOX,
+        rate: float = RATE,
+        burst: int = BURST,
+    ):
         self.ws = ws
+        self.locale = locale
+        """The language its player reads (``liarsdice.i18n.LOCALES``)."""
         self.seat: int | None = None
         self.table: Any = None
         self.greeted = False
@@ -57,7 +68,7 @@ class Connection:
         """Queue ``data`` (a message dict or its JSON text); close the connection if it lags."""
         if self.closed:
             return
-        text = data if isinstance(data, str) else encode(data)
+        text = data if isinstance(data, str) else encode(data, self.locale)
         try:
             self._outbox.put_nowait(text)
         except queue.Full:

@@ -33,6 +33,7 @@ import time
 from typing import Any
 
 from flask import Flask, current_app
+from flask_babel import gettext
 
 from liarsdice.reducer import InvalidEvent
 from liarsdice_demo import history
@@ -151,11 +152,15 @@ class TableHub:
         clients = self._clients()
         if client is not None and clients.count(client) >= self._per_client():
             raise TooManyTables(
-                f"you already have {self._per_client()} tables open (a finished table closes "
-                f"{FINISHED_SECONDS / 60:.0f} minutes after its game): try again later"
+                gettext(
+                    "you already have %(n)s tables open (a finished table closes %(minutes)s "
+                    "minutes after its game): try again later",
+                    n=self._per_client(),
+                    minutes=round(FINISHED_SECONDS / 60),
+                )
             )
         if len(clients) >= self.settings.get("MAX_TABLES", 2000):
-            raise RuntimeError("the server is full: try again later")
+            raise RuntimeError(gettext("the server is full: try again later"))
 
     def _per_client(self) -> int:
         return int(self.settings.get("MAX_TABLES_PER_CLIENT", MAX_TABLES_PER_CLIENT))

@@ -17,6 +17,7 @@ from liarsdice_demo import history
 from liarsdice_demo.composition import DEFAULT_TURN, MAX_SEATS, MIN_SEATS, catalog
 from liarsdice_demo.db import get_db
 from liarsdice_demo.hub import CODE_LENGTH, current_hub
+from liarsdice_demo.i18n import page_locale
 
 bp = Blueprint("lobby", __name__)
 CODE = re.compile(rf"^[A-Za-z]{{{CODE_LENGTH}}}$")
@@ -29,7 +30,7 @@ def index() -> str:
     """The lobby."""
     return render_template(
         "lobby.html",
-        catalog=catalog(),
+        catalog=catalog(page_locale()),
         tables=current_hub().listed()[:30],
         games=history.recent_games(get_db(), 10),
         nickname=g.player["nickname"] if g.player else "",

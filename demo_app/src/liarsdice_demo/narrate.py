@@ -1,5 +1,9 @@
 """Public, one-line descriptions of game events, and the ruling line shown with a reveal.
 
+Every line is a :class:`~liarsdice.i18n.Text` of the demo's catalog, so each player reads it in
+their own language (a plugin's notice or reason is the plugin's own text, translated by the
+plugin's catalog).
+
 Contract: nothing here sees hidden dice except :func:`ruling`, which is only called once a call
 has lifted the cups. ``RoundStarted`` is narrated without its rolls, ``DiceRerolled`` without its
 faces (old or new: both were under the cup) and ``PrivateStateSet`` not at all; ``DiceShown``
@@ -8,6 +12,9 @@ names the faces, which are face up for everyone.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from liarsdice import phrases
 from liarsdice.events import (
     BidMade,
     CallMade,
@@ -23,89 +30,145 @@ from liarsdice.events import (
     RoundStarted,
     TimedOut,
 )
+from liarsdice.i18n import Catalog, Param, Text
 from liarsdice.models import Resolution
+from liarsdice.options import CallKind
 
-CALL_LINES = {
-    "pass": "{player} passes",
-    "doubt": "{player} doubts the pass",
-}
-"""How a call is told, by kind; any other kind reads "Iris calls challenge"."""
+_, _n = Catalog(__name__).markers()
 
 
-def _dice(count: int) -> str:
-    return f"{count} {'die' if count == 1 else 'dice'}"
+def _loses(losers: tuple[str, ...]) -> Text:
+    """ "Iris loses the round", "Iris and Knox lose the round", "nobody loses the round"."""
+    if not losers:
+        return _("nobody loses the round")
+    if len(losers) == 1:
+        return _("{player} loses the round", player=losers[0])
+    return _("{players} lose the round", players=phrases.listing(losers))
 
 
-def _join(names: tuple[str, ...] | list[str]) -> str:
-    names = list(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+def _lose(losers: tuple[str, ...]) -> Text:
+    """ "Knox loses", "Knox and Lu lose" (after who won the round)."""
+    if len(losers) == 1:
+        return _("{player} loses", player=losers[0])
+    return _("{players} lose", players=phrases.listing(losers))
 
 
-def ruling(resolution: Resolution) -> str:
+def _whose(r: Resolution) -> Param:
+    if r.bidder is None:
+        return phrases.bid(r.bid) if r.bid is not None else ""
+    return _("{player}'s {bid}", player=r.bidder, bid=phrases.bid(r.bid)) if r.bid else r.bidder
+
+
+def ruling(r: Resolution) -> Text:
     """One line explaining a ruling, e.g. "Iris challenged Knox's 5 fives: 5 counted, the bid
     stands — Iris loses the round"."""
-    r = resolution
-    losers = _join(r.losers) or "nobody"
-    verb = "loses" if len(r.losers) == 1 else "lose"
+    tail: Param = _loses(r.losers)
     if r.call == "timeout" or r.count is None:
-        return f"{r.caller} ran out of time — {losers} {verb} the round"
-    counted = f"{r.count} counted"
-    whose = f"{r.bidder}'s {r.bid}" if r.bidder else str(r.bid)
+        return _("{player} ran out of time — {tail}", player=r.caller, tail=tail)
+    fields: dict[str, Param] = {"caller": r.caller, "whose": _whose(r), "count": r.count}
     if r.call == "challenge":
-        verdict = "the bid was a lie" if r.success else "the bid stands"
-        return f"{r.caller} challenged {whose}: {counted}, {verdict} — {losers} {verb} the round"
-    if r.call == "exact":
-        verdict = "exactly right" if r.success else "not exact"
-        tail = f"{losers} {verb} the round"
-        if r.success and r.winners:
-            tail = f"{_join(r.winners)} wins the round" + (f", {losers} {verb}" if r.losers else "")
-        return f"{r.caller} called exact on {whose}: {counted}, {verdict} — {tail}"
-    if r.call == "doubt":
+        if r.success:
+            said = _("{caller} challenged {whose}: {count} counted, the bid was a lie", **fields)
+        else:
+            said = _("{caller} challenged {whose}: {count} counted, the bid stands", **fields)
+    elif r.call == "exact":
+        if r.success:
+            said = _("{caller} called exact on {whose}: {count} counted, exactly right", **fields)
+            if r.winners:
+                winners = _("{players} wins the round", players=phrases.listing(r.winners))
+                tail = (
+                    _("{won}, {lost}", won=winners, lost=_lose(r.losers)) if r.losers else winners
+                )
+        else:
+            said = _("{caller} called exact on {whose}: {count} counted, not exact", **fields)
+    elif r.call == "doubt":
         # The pass plugin's ruling: the passer is the loser when the pass was a lie (success),
         # the winner when it was honest.
-        passer = (r.losers if r.success else r.winners) or ("the passer",)
-        alike = "were not all alike" if r.success else "were all alike"
-        return (
-            f"{r.caller} doubted the pass: {passer[0]}'s dice {alike} — {losers} {verb} the round"
-        )
-    verdict = "the call succeeds" if r.success else "the call fails"
-    return (
-        f"{r.caller} called {r.call} on {whose}: {counted}, {verdict} — {losers} {verb} the round"
-    )
+        passer = (r.losers if r.success else r.winners) or (_("the passer"),)
+        if r.success:
+            said = _(
+                "{caller} doubted the pass: {passer}'s dice were not all alike",
+                caller=r.caller,
+                passer=passer[0],
+            )
+        else:
+            said = _(
+                "{caller} doubted the pass: {passer}'s dice were all alike",
+                caller=r.caller,
+                passer=passer[0],
+            )
+    else:
+        fields["call"] = r.call
+        if r.success:
+            said = _(
+                "{caller} called {call} on {whose}: {count} counted, the call succeeds", **fields
+            )
+        else:
+            said = _("{caller} called {call} on {whose}: {count} counted, the call fails", **fields)
+    return _("{said} — {tail}", said=said, tail=tail)
 
 
-def line(event: Event) -> str | None:
-    """A public line for ``event``, or ``None`` for events not worth a line."""
+def _call(event: CallMade, calls: Mapping[str, CallKind]) -> Text:
+    if event.kind == "pass":
+        return _("{player} passes", player=event.player)
+    if event.kind == "doubt":
+        return _("{player} doubts the pass", player=event.player)
+    known = calls.get(event.kind)
+    name = known.title if known is not None else event.kind
+    return _("{player} calls “{call}”", player=event.player, call=name)
+
+
+def line(event: Event, calls: Mapping[str, CallKind] | None = None) -> Text | None:
+    """A public line for ``event``, or ``None`` for events not worth a line. ``calls``: the
+    table's call kinds (``Ruleset.calls``), whose labels name calls."""
     if isinstance(event, GameStarted):
-        return f"New game: {_join(list(event.players))}, {event.dice_per_player} dice each"
-    if isinstance(event, RoundStarted):
-        return f"Round {event.number}: {event.opener} opens"
-    if isinstance(event, BidMade):
-        return f"{event.player} bids {event.bid}"
-    if isinstance(event, CallMade):
-        return CALL_LINES.get(event.kind, "{player} calls {kind}").format(
-            player=event.player, kind=event.kind
+        return _n(
+            "New game: {players}, {n} die each",
+            "New game: {players}, {n} dice each",
+            players=phrases.listing(event.players),
+            n=event.dice_per_player,
         )
+    if isinstance(event, RoundStarted):
+        return _("Round {number}: {player} opens", number=event.number, player=event.opener)
+    if isinstance(event, BidMade):
+        return _("{player} bids {bid}", player=event.player, bid=phrases.bid(event.bid))
+    if isinstance(event, CallMade):
+        return _call(event, calls or {})
     if isinstance(event, DiceShown):
         faces = " ".join(map(str, event.dice))
-        return f"{event.player} puts {_dice(len(event.dice))} face up: {faces}"
+        return _n(
+            "{player} puts {n} die face up: {faces}",
+            "{player} puts {n} dice face up: {faces}",
+            player=event.player,
+            n=len(event.dice),
+            faces=faces,
+        )
     if isinstance(event, DiceRerolled):  # the faces, old and new, stay under the cup
-        return f"{event.player} rerolls {_dice(len(event.dice))} under the cup"
+        return _n(
+            "{player} rerolls {n} die under the cup",
+            "{player} rerolls {n} dice under the cup",
+            player=event.player,
+            n=len(event.dice),
+        )
     if isinstance(event, TimedOut):
-        return f"{event.player}'s clock ran out"
+        return _("{player}'s clock ran out", player=event.player)
     if isinstance(event, RoundResolved):
         return ruling(event.resolution)
     if isinstance(event, DiceChanged):
-        change = "loses" if event.delta < 0 else "gains"
-        return f"{event.player} {change} {_dice(abs(event.delta))} ({event.reason})"
+        fields = {"player": event.player, "n": abs(event.delta), "reason": event.reason}
+        if event.delta < 0:
+            return _n(
+                "{player} loses {n} die ({reason})", "{player} loses {n} dice ({reason})", **fields
+            )
+        return _n(
+            "{player} gains {n} die ({reason})", "{player} gains {n} dice ({reason})", **fields
+        )
     if isinstance(event, Eliminated):
-        return f"{event.player} is out ({event.reason})"
+        return _("{player} is out ({reason})", player=event.player, reason=event.reason)
     if isinstance(event, Notice):
         return event.text
     if isinstance(event, GameWon):
-        return f"{event.player} wins the game!"
+        return _("{player} wins the game!", player=event.player)
     # TurnPassed (whose turn it is shows on the table), PrivateStateSet (secret), PluginStateSet
     # and OpenerChosen get no line.
     return None

@@ -2,7 +2,8 @@
 
 Contract: a table page hands the seat token only to the player (by cookie) who holds that seat;
 everyone else gets the page as a spectator, with a button to sit while seats are free. Rules and
-odds come from the same code as the game (``Ruleset.describe``, ``liarsdice.odds``).
+odds come from the same code as the game (``Ruleset.describe``, ``liarsdice.odds``). Every page
+reads in the request's language (:mod:`liarsdice_demo.i18n`), the rules too.
 """
 
 from __future__ import annotations
@@ -10,10 +11,12 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from liarsdice.errors import RulesetError
 from liarsdice.events import CallMade, RoundStarted
+from liarsdice.i18n import render
 from liarsdice.reducer import apply_event
 from liarsdice.ruleset import Ruleset
 from liarsdice.serialization import to_data
@@ -21,6 +24,7 @@ from liarsdice_demo import charts, history, narrate, ratings
 from liarsdice_demo.composition import ConfigError, build_rules
 from liarsdice_demo.db import get_db
 from liarsdice_demo.hub import current_hub
+from liarsdice_demo.i18n import page_locale
 from liarsdice_demo.players import display_name, player_by_id
 from liarsdice_demo.render import markdown
 from liarsdice_demo.table import TableSession
@@ -36,7 +40,10 @@ def _table(code: str) -> TableSession:
     if table is None:
         abort(
             404,
-            description=f"No live table has the code {code!r}. Finished games are in the history.",
+            description=gettext(
+                "No live table has the code %(code)s. Finished games are in the history.",
+                code=repr(code),
+            ),
         )
     return table
 
@@ -54,7 +61,7 @@ def table(code: str) -> str:
     return render_template(
         "table.html",
         table=live,
-        config=live.config.summary(),
+        config=live.config.summary(page_locale()),
         seat_token=live.seat_token(seat) if seat else None,
         join_key=live.join_key if shown else None,
         nickname=g.player["nickname"] if g.player else "",
@@ -65,7 +72,8 @@ def table(code: str) -> str:
 def rules(code: str) -> str:
     """The rules of this table's exact combination, from ``Ruleset.describe()``."""
     live = _table(code)
-    return render_template("rules.html", table=live, body=markdown(live.config.rules.describe()))
+    body = markdown(live.config.rules.describe(locale=page_locale()))
+    return render_template("rules.html", table=live, body=body)
 
 
 @bp.get("/t/<code>/odds")
@@ -106,7 +114,8 @@ def rules_preview() -> str:
         ruleset, *_ = build_rules(data)
     except ConfigError as problem:
         abort(400, description=str(problem))
-    return render_template("rules.html", table=None, body=markdown(ruleset.describe()))
+    body = markdown(ruleset.describe(locale=page_locale()))
+    return render_template("rules.html", table=None, body=body)
 
 
 @bp.get("/favicon.ico")
@@ -121,7 +130,7 @@ def leaderboard() -> str:
     return render_template(
         "leaderboard.html",
         board=history.leaderboard(get_db()),
-        rating_explained=ratings.EXPLAINED,
+        rating_explained=ratings.explained(),
     )
 
 
@@ -129,11 +138,11 @@ def leaderboard() -> str:
 def player(player_id: int) -> str:
     """A player's rating and games."""
     if player_id > MAX_ID:
-        abort(404, description="No such player.")
+        abort(404, description=gettext("No such player."))
     db = get_db()
     row = player_by_id(db, player_id)
     if row is None:
-        abort(404, description="No such player.")
+        abort(404, description=gettext("No such player."))
     entry = next((e for e in history.leaderboard(db, 10_000) if e["id"] == player_id), None)
     return render_template(
         "player.html",
@@ -141,7 +150,7 @@ def player(player_id: int) -> str:
         name=display_name(row["nickname"], row["bot_kind"]),
         entry=entry,
         games=history.player_games(db, player_id),
-        rating_explained=ratings.EXPLAINED,
+        rating_explained=ratings.explained(),
     )
 
 
@@ -149,17 +158,18 @@ def player(player_id: int) -> str:
 def replay(game_id: int) -> str:
     """Step through a finished game, event by event (all dice shown: the game is over)."""
     if game_id > MAX_ID:
-        abort(404, description="No such game.")
+        abort(404, description=gettext("No such game."))
     db = get_db()
     row = history.game(db, game_id)
     if row is None:
-        abort(404, description="No such game.")
+        abort(404, description=gettext("No such game."))
     events = history.load_events(row["events"])
     try:
         ruleset = Ruleset.build(json.loads(row["variants"]), json.loads(row["options"]))
     except RulesetError:
         ruleset = None  # a variant of that game is no longer installed: highlight the face only
     frames = []
+    locale = page_locale()
     state = None
     matching: list[int] | None = None
     for event in events:
@@ -173,7 +183,7 @@ def replay(game_id: int) -> str:
         text = narrate.line(event)
         if text is None:
             continue
-        frames.append({"text": text, "state": to_data(state), "matching": matching})
+        frames.append({"text": render(text, locale), "state": to_data(state), "matching": matching})
     return render_template(
         "replay.html",
         game=row,

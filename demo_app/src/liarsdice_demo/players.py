@@ -26,6 +26,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import Flask, current_app, g, request
+from flask_babel import gettext
 from sqlalchemy import Connection, RowMapping, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
@@ -56,12 +57,12 @@ def _hash(token: str) -> str:
 def clean_nickname(raw: object) -> str:
     """``raw`` stripped, or ``ValueError`` saying why it cannot be a nickname."""
     if not isinstance(raw, str):
-        raise ValueError("a nickname is text")
+        raise ValueError(gettext("a nickname is text"))
     name = " ".join(raw.split())
     if not NICKNAME.match(name):
-        raise ValueError("a nickname is 1 to 20 letters, digits, spaces or . ' - _")
+        raise ValueError(gettext("a nickname is 1 to 20 letters, digits, spaces or . ' - _"))
     if name.lower().endswith("(bot)"):
-        raise ValueError("that nickname is reserved for bots")
+        raise ValueError(gettext("that nickname is reserved for bots"))
     return name
 
 

@@ -13,10 +13,13 @@ builds a server message and :func:`encode` gives its text (compact JSON, UTF-8 t
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 import orjson
+
+from liarsdice.i18n import LOCALES, Text
 
 VERSION = 1
 MAX_MESSAGE = 2048
@@ -153,12 +156,25 @@ def message(kind: str, **fields: Any) -> dict[str, Any]:
     return {"v": VERSION, "type": kind, **fields}
 
 
-def encode(data: dict[str, Any]) -> str:
-    """The text of server message ``data``, as sent (non-string keys become strings)."""
-    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
+def encode(data: dict[str, Any], locale: str = "en") -> str:
+    """The text of server message ``data``, as sent (non-string keys become strings), with every
+    :class:`~liarsdice.i18n.Text` in it read in ``locale``."""
+    return orjson.dumps(data, default=_READERS[locale], option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-def error(text: str, intent: Intent | None = None) -> dict[str, Any]:
+def _reader(locale: str) -> Callable[[Any], str]:
+    def read(value: Any) -> str:
+        if isinstance(value, Text):
+            return value.render(locale)
+        raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+    return read
+
+
+_READERS = {locale: _reader(locale) for locale in LOCALES}
+
+
+def error(text: str | Text, intent: Intent | None = None) -> dict[str, Any]:
     """The error reply to ``intent`` (or to an unparseable message)."""
     extra: dict[str, Any] = {}
     if intent is not None:

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from flask_babel import gettext
 from openskill.models import PlackettLuce
+
+from liarsdice_demo.i18n import N_
 
 
 def rate(players: Sequence[tuple[float, float, int]]) -> list[tuple[float, float]]:
@@ -24,10 +27,16 @@ def rate(players: Sequence[tuple[float, float, int]]) -> list[tuple[float, float
     return [(team[0].mu, team[0].sigma) for team in rated]
 
 
-EXPLAINED = (
+EXPLAINED = N_(
     "Rating: a cautious estimate, mean \u2212 3 \u00d7 uncertainty; starts at 0, never below."
 )
-"""The line that tells players what the rating figure is (shown on the leaderboard)."""
+"""The line that tells players what the rating figure is (shown on the leaderboard), in English;
+:func:`explained` says it in the request's language."""
+
+
+def explained() -> str:
+    """:data:`EXPLAINED` in the request's language."""
+    return str(gettext(EXPLAINED))
 
 
 def conservative(mu: float, sigma: float) -> float:

@@ -34,6 +34,7 @@ from liarsdice_demo.clients import client_key
 from liarsdice_demo.connection import Connection
 from liarsdice_demo.gate import FLOODED, TRY_AGAIN_LATER, MeteredSocket, Refused, SocketGate
 from liarsdice_demo.hub import current_hub
+from liarsdice_demo.i18n import page_locale
 from liarsdice_demo.live_store import StoreUnavailable
 from liarsdice_demo.protocol import ProtocolError, error, message, parse
 from liarsdice_demo.table import GONE, TableError
@@ -106,7 +107,7 @@ def _serve(ws: Any, code: str, gate: SocketGate, client: str) -> None:
     with contextlib.suppress(AttributeError, OSError):  # small messages go out at once
         ws.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     ws.sock = MeteredSocket(ws.sock, gate, client)  # the reader looks it up on every read
-    conn = Connection(ws)
+    conn = Connection(ws, locale=page_locale())  # the language of the page that opened it
     dropped = 0
     hello_by = time.monotonic() + HELLO_SECONDS
     try:
@@ -151,7 +152,7 @@ def _handle(table: Any, conn: Connection, raw: object) -> None:
         try:
             table.attach(conn, intent.fields.get("seat_token"))
         except TableError as problem:
-            conn.send(error(str(problem), intent))
+            conn.send(error(problem.text, intent))
         except StoreUnavailable:  # the seat could not be marked present: come back later
             conn.abandon(TRY_AGAIN_LATER, "the table store is unreachable: try again in a moment")
         return

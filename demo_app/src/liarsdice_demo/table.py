@@ -36,11 +36,12 @@ from collections import deque
 from random import Random
 from typing import Any
 
-from liarsdice import engine
+from liarsdice import engine, phrases
 from liarsdice.bots import make_bot
 from liarsdice.errors import IllegalAction
 from liarsdice.events import Eliminated, Event, GameWon, RoundResolved
 from liarsdice.game import Game
+from liarsdice.i18n import Catalog, Text
 from liarsdice.limits import MoveLimit
 from liarsdice.models import (
     NO_PAYLOAD,
@@ -72,16 +73,23 @@ SAVE_RETRY_MAX = 60.0
 log = logging.getLogger(__name__)
 
 
+_, _n = Catalog(__name__).markers()
+
+
 class TableError(ValueError):
-    """A request about a table cannot be granted; the message says why."""
+    """A request about a table cannot be granted; ``text`` says why, in any language."""
+
+    def __init__(self, text: str | Text) -> None:
+        self.text = text
+        super().__init__(str(text))
 
 
 class Forbidden(TableError):
     """The caller may not do that at this table (no share-link key, or removed by the host)."""
 
 
-PRIVATE = "this table is private: ask its host for the share link"
-BANNED = "the host removed you from this table: you cannot sit at it again"
+PRIVATE = _("this table is private: ask its host for the share link")
+BANNED = _("the host removed you from this table: you cannot sit at it again")
 KICKED = 4403
 """WebSocket close code sent to the connections of a seat the host removed."""
 GONE = 4404
@@ -133,13 +141,13 @@ class TableSession(TableStorage):
         self._reveal: dict[str, Any] | None = None
         self._pause_until: float | None = None
         """When the pause after a reveal ends (wall-clock time, stored), if one is running."""
-        self._log: deque[str] = deque(maxlen=LOG_LINES)
+        self._log: deque[Text] = deque(maxlen=LOG_LINES)
         self._eliminated: list[tuple[str, int]] = []
         self._resolutions = 0
         self._bot_due: float | None = None
         self._moves = 0
         self._limit: MoveLimit | None = None
-        self.stopped: str | None = None
+        self.stopped: Text | None = None
         """Why the game was stopped without a winner (status ``stopped``), else ``None``."""
         self.timing: list[float] = []
         """Stamps of actions (monotonic) waiting for their broadcast: for the load benchmark."""
@@ -165,7 +173,7 @@ class TableSession(TableStorage):
         given = key.encode("utf-8", "surrogatepass")
         return hmac.compare_digest(self.join_key.encode("utf-8"), given)
 
-    def refusal(self, player_id: int | None, key: object) -> str | None:
+    def refusal(self, player_id: int | None, key: object) -> Text | None:
         """Why ``player_id`` (``None``: a newcomer) with ``key`` may not sit here, or ``None``
         (the host, and a player already seated, need no key)."""
         with self.lock:
@@ -190,10 +198,10 @@ class TableSession(TableStorage):
         if refused is not None:
             raise Forbidden(refused)
         if self.status != "waiting":
-            raise TableError("the game has started: you can watch, and sit at the next table")
+            raise TableError(_("the game has started: you can watch, and sit at the next table"))
         free = [i for i, seat in enumerate(self.seats) if seat is None]
         if not free:
-            raise TableError("every seat at this table is taken")
+            raise TableError(_("every seat at this table is taken"))
         seat = Seat(free[0], self._unique(nickname), "human", player_id)
         self.seats[seat.index] = seat
         self._broadcast()
@@ -250,10 +258,10 @@ class TableSession(TableStorage):
             if token is not None:
                 seat = self._seat_by_token(token)
                 if seat is None:
-                    raise TableError("that seat token is not valid at this table")
+                    raise TableError(_("that seat token is not valid at this table"))
             if seat is None:
                 if len(self._spectators) >= MAX_SPECTATORS:
-                    raise TableError("this table has as many spectators as it can take")
+                    raise TableError(_("this table has as many spectators as it can take"))
                 self._spectators.add(conn)
             else:
                 if len(seat.conns) >= MAX_CONNS_PER_SEAT:
@@ -346,13 +354,16 @@ class TableSession(TableStorage):
             try:
                 self._retrying(lambda: self._handle(conn, intent))
             except TableError as problem:
-                conn.send(error(str(problem), intent))
+                conn.send(error(problem.text, intent))
             except IllegalAction as illegal:
-                conn.send(error("; ".join(illegal.reasons), intent))
+                conn.send(error(phrases.clauses(illegal.reasons), intent))
             except StoreConflict:
-                conn.send(error("the table changed at that moment: look again and retry", intent))
+                text = _("the table changed at that moment: look again and retry")
+                conn.send(error(text, intent))
             except StoreUnavailable:
-                text = "the server cannot reach its table store: nothing was played, try again soon"
+                text = _(
+                    "the server cannot reach its table store: nothing was played, try again soon"
+                )
                 conn.send(error(text, intent))
                 self.abandon("the table store is unreachable: reconnecting")
 
@@ -361,10 +372,10 @@ class TableSession(TableStorage):
             conn.send(message("pong", id=intent.id))
             return
         if intent.type == "hello":
-            raise TableError("already greeted: one hello per connection")
+            raise TableError(_("already greeted: one hello per connection"))
         seat = self.seats[conn.seat] if conn.seat is not None else None
         if seat is None:
-            raise TableError("spectators cannot act: take a seat first")
+            raise TableError(_("spectators cannot act: take a seat first"))
         if intent.type == "start":
             self._start(seat)
         elif intent.type == "rematch":
@@ -380,21 +391,21 @@ class TableSession(TableStorage):
 
     def _playing(self) -> Game:
         if self.status != "playing" or self.game is None:
-            raise TableError("no game is being played at this table")
+            raise TableError(_("no game is being played at this table"))
         return self.game
 
     def _act(self, action: Action) -> None:
         game = self._playing()
         round_ = game.state.round
         if round_ is None or round_.over:
-            raise TableError("the round is over: the next one starts in a moment")
+            raise TableError(_("the round is over: the next one starts in a moment"))
         self._apply(action)
 
     def _start(self, seat: Seat) -> None:
         if self.status != "waiting":
-            raise TableError("the game has already started")
+            raise TableError(_("the game has already started"))
         if seat.player_id != self.host_player:
-            raise TableError("only the table's host can start the game")
+            raise TableError(_("only the table's host can start the game"))
         self._start_now()
 
     def start_now(self) -> None:
@@ -403,40 +414,40 @@ class TableSession(TableStorage):
 
     def _start_now(self) -> None:
         if self.status != "waiting":
-            raise TableError("the game has already started")
+            raise TableError(_("the game has already started"))
         taken = sum(seat is not None for seat in self.seats)
         if self.config.bot_kind is None and taken < 2:
-            raise TableError("a game needs 2 players: share the link, or add bots")
+            raise TableError(_("a game needs 2 players: share the link, or add bots"))
         self._fill_with_bots()
         self._new_game()
 
     def _kick(self, host: Seat, index: int) -> None:
         """The host empties seat ``index`` before the start; its player may not sit again."""
         if host.player_id != self.host_player:
-            raise TableError("only the table's host can remove a player")
+            raise TableError(_("only the table's host can remove a player"))
         if self.status != "waiting":
-            raise TableError("players can only be removed before the game starts")
+            raise TableError(_("players can only be removed before the game starts"))
         if index == host.index:
-            raise TableError("the host cannot remove their own seat")
+            raise TableError(_("the host cannot remove their own seat"))
         target = self.seats[index] if 0 <= index < len(self.seats) else None
         if target is None:
-            raise TableError("that seat is empty")
+            raise TableError(_("that seat is empty"))
         self.seats[index] = None
         if target.player_id is not None:
             self._banned.add(target.player_id)
-        reason = "the host removed you from this table"
+        reason = _("the host removed you from this table")
         for conn in list(target.conns):
             conn.send(message("kicked", seat=index, reason=reason))
             conn.seat = None
-            conn.abandon(KICKED, reason)
-        self._log.append(f"The host removed {target.name}.")
+            conn.abandon(KICKED, reason.render(conn.locale))
+        self._log.append(_("The host removed {player}.", player=target.name))
         self._broadcast()
 
     def _rematch(self, seat: Seat) -> None:
         if self.status == "stopped":
-            raise TableError("this table's rules could not finish a game: open a new table")
+            raise TableError(_("this table's rules could not finish a game: open a new table"))
         if self.status != "over":
-            raise TableError("a rematch is offered once the game is over")
+            raise TableError(_("a rematch is offered once the game is over"))
         seat.rematch = True
         humans = [s for s in self.seats if s is not None and s.kind == "human"]
         present = [s for s in humans if s.present] or humans
@@ -630,12 +641,20 @@ class TableSession(TableStorage):
         self.status = "stopped"
         self._gen += 1
         self._set_deadline(None)
-        saved = "saved or rated" if self.config.rated else "saved"
-        self.stopped = (
-            f"This table's rules could not finish the game: it was stopped with no winner after "
-            f"{self._moves} moves, the most they allow {limit.explain()}. The game is not {saved}."
-        )
-        self._log.append(f"The game is stopped: no winner after {self._moves} moves.")
+        fields = {"moves": self._moves, "why": limit.explain()}
+        if self.config.rated:
+            self.stopped = _(
+                "This table's rules could not finish the game: it was stopped with no winner "
+                "after {moves} moves, the most they allow {why}. The game is not saved or rated.",
+                **fields,
+            )
+        else:
+            self.stopped = _(
+                "This table's rules could not finish the game: it was stopped with no winner "
+                "after {moves} moves, the most they allow {why}. The game is not saved.",
+                **fields,
+            )
+        self._log.append(_("The game is stopped: no winner after {moves} moves.", **fields))
         self._announce.append(message("stopped", reason=self.stopped, moves=self._moves))
         self._broadcast()
 
@@ -687,7 +706,7 @@ class TableSession(TableStorage):
     def _narrate(self, events: list[Event]) -> None:
         """Add the log lines of ``events``, as a spectator may see them (the log is public)."""
         for event in public_events(events, None):
-            text = narrate.line(event)
+            text = narrate.line(event, self.config.rules.calls)
             if text:
                 self._log.append(text)
 
@@ -772,18 +791,12 @@ class TableSession(TableStorage):
         announce, self._announce = self._announce, []
         everyone = [conn for seat in self.seats if seat is not None for conn in seat.conns]
         for data in announce:
-            text = encode(data)
-            for conn in [*everyone, *self._spectators]:
-                conn.send(text)
+            _send_each(data, [*everyone, *self._spectators])
         for seat in self.seats:
             if seat is not None and seat.conns:
-                text = encode(self._state_for(seat))  # once for the seat's tabs
-                for conn in list(seat.conns):
-                    conn.send(text)
+                _send_each(self._state_for(seat), list(seat.conns))  # once for the seat's tabs
         if self._spectators:
-            public = encode(self._state_for(None))
-            for conn in list(self._spectators):
-                conn.send(public)
+            _send_each(self._state_for(None), list(self._spectators))
         if self.timing:
             self.hub.record_latency([time.monotonic() - stamp for stamp in self.timing])
             self.timing.clear()
@@ -794,3 +807,13 @@ class TableSession(TableStorage):
             if self.game is None or self.game.state.round is None:
                 return ()
             return tuple(self.game.state.round.rolls.get(name, ()))
+
+
+def _send_each(data: dict[str, Any], conns: list[Any]) -> None:
+    """Send ``data`` to each of ``conns``, encoded once per language they read."""
+    encoded: dict[str, str] = {}
+    for conn in conns:
+        text = encoded.get(conn.locale)
+        if text is None:
+            text = encoded[conn.locale] = encode(data, conn.locale)
+        conn.send(text)

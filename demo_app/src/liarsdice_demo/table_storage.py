@@ -29,7 +29,9 @@ from typing import Any, TypeVar
 from liarsdice.bots import make_bot
 from liarsdice.events import Event, RoundResolved
 from liarsdice.game import Game
+from liarsdice.i18n import Text
 from liarsdice.limits import MoveLimit
+from liarsdice.serialization import from_data, to_data
 from liarsdice_demo.composition import TableConfig, parse_config
 from liarsdice_demo.live_store import StoreConflict, StoredTable
 from liarsdice_demo.protocol import message
@@ -66,7 +68,7 @@ class TableStorage:
     game: Game | None
     game_id: int | None
     ratings: dict[str, dict[str, float]] | None
-    stopped: str | None
+    stopped: Text | None
     driving: bool
     _banned: set[int]
     _gen: int
@@ -121,11 +123,11 @@ class TableStorage:
             "game": self.game_no,
             "moves": self._moves,
             "deadline": self._deadline_at,
-            "reveal": self._reveal,
+            "reveal": _reveal_data(self._reveal),
             "pause_until": self._pause_until,
             "eliminated": [list(out) for out in self._eliminated],
             "resolutions": self._resolutions,
-            "stopped": self.stopped,
+            "stopped": None if self.stopped is None else to_data(self.stopped),
             "game_id": self.game_id,
             "ratings": self.ratings,
         }
@@ -262,8 +264,9 @@ class TableStorage:
         self._banned = set(record["banned"])
         if record["seats"] != [seat.to_data() if seat else None for seat in self.seats]:
             self._load_seats(record["seats"])
-        self.status, self.stopped = record["status"], record["stopped"]
-        self._moves, self._reveal = record["moves"], record["reveal"]
+        self.status = record["status"]
+        self.stopped = None if record["stopped"] is None else from_data(record["stopped"], Text)
+        self._moves, self._reveal = record["moves"], _reveal_from(record["reveal"])
         self._pause_until = record.get("pause_until")  # absent from tables stored before it
         self.game_id, self.ratings = record["game_id"], record["ratings"]
         self._eliminated = [(name, when) for name, when in record["eliminated"]]
@@ -401,3 +404,17 @@ def _config(data: str) -> TableConfig:
     """The table config of ``data`` (JSON), built once per distinct config: a process loading
     many tables of one combination builds its ruleset once."""
     return parse_config(json.loads(data))
+
+
+def _reveal_data(reveal: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A reveal message as stored: its explanation (a text) as data."""
+    if reveal is None:
+        return None
+    return {**reveal, "explanation": to_data(reveal["explanation"], Text)}
+
+
+def _reveal_from(data: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A stored reveal message, its explanation a text again (any language can read it)."""
+    if data is None:
+        return None
+    return {**data, "explanation": from_data(data["explanation"], Text)}

@@ -97,7 +97,7 @@ def refuse(game: Game, action: Action, reason: str) -> None:
     state, events = game.state, list(game.events)
     with pytest.raises(IllegalAction) as caught:
         game.act(action)
-    assert caught.value.reasons == [reason]
+    assert [str(text) for text in caught.value.reasons] == [reason]
     assert game.state == state
     assert game.events == events
 

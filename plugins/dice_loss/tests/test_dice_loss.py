@@ -9,9 +9,12 @@ import pytest
 import liarsdice_dice_loss as dice_loss
 from liarsdice import DiceChanged, Eliminated, Game, GameLimit, Resolution, Ruleset
 from liarsdice.events import GameWon, OpenerChosen
+from liarsdice.i18n import _ as core_text
 from liarsdice.models import Bid
 from liarsdice.ruleset import installed
 from liarsdice.simulate import play_game
+
+LOST = dice_loss._("lost the round")
 
 
 def ruling(*losers: str) -> Resolution:
@@ -33,7 +36,7 @@ def test_it_is_installed_through_its_entry_point() -> None:
 def test_it_is_an_economics_plugin() -> None:
     info = dice_loss.liarsdice_variant_info()
     assert info.economics is True
-    assert info.title == "Dice loss"
+    assert str(info.title) == "Dice loss"
     assert info.requires == () and info.conflicts == ()
 
 
@@ -44,10 +47,10 @@ def test_it_provides_the_dice_economy_and_needs_no_markers() -> None:
 
 
 def test_settle_takes_one_die_from_each_loser() -> None:
-    assert dice_loss.liarsdice_settle(ruling("Ann")) == [DiceChanged("Ann", -1, "lost the round")]
+    assert dice_loss.liarsdice_settle(ruling("Ann")) == [DiceChanged("Ann", -1, LOST)]
     assert dice_loss.liarsdice_settle(ruling("Ann", "Cid")) == [
-        DiceChanged("Ann", -1, "lost the round"),
-        DiceChanged("Cid", -1, "lost the round"),
+        DiceChanged("Ann", -1, LOST),
+        DiceChanged("Cid", -1, LOST),
     ]
     assert dice_loss.liarsdice_settle(ruling()) == []
 
@@ -57,7 +60,7 @@ def test_in_play_the_loser_gives_up_one_die(rules: Ruleset) -> None:
     game.start_round({"Ann": [2, 2, 3], "Ben": [4, 4, 5], "Cid": [6, 6, 6]})
     game.bid("Ann", 4, 6)  # three sixes
     events = game.call("Ben")
-    assert DiceChanged("Ann", -1, "lost the round") in events
+    assert DiceChanged("Ann", -1, LOST) in events
     assert [p.dice for p in game.state.players] == [2, 3, 3]
 
 
@@ -71,8 +74,8 @@ def test_no_dice_means_out_and_the_last_one_with_dice_wins(rules: Ruleset) -> No
     game.bid("Ann", 2, 6)  # one six: a lie
     events = game.call("Ben")
     assert events[-3:] == [
-        DiceChanged("Ann", -1, "lost the round"),
-        Eliminated("Ann", "lost their last die"),
+        DiceChanged("Ann", -1, LOST),
+        Eliminated("Ann", core_text("lost their last die")),
         GameWon("Ben"),
     ]
     assert game.state.winner == "Ben"
@@ -83,7 +86,7 @@ def test_a_timeout_costs_a_die_too(rules: Ruleset) -> None:
     game = Game(rules, ["Ann", "Ben"], Random(0), dice_per_player=2)
     game.start_round({"Ann": [3, 3], "Ben": [4, 5]})
     events = game.timeout("Ann")
-    assert DiceChanged("Ann", -1, "lost the round") in events
+    assert DiceChanged("Ann", -1, LOST) in events
 
 
 def test_its_rules_text_is_on_the_rules_page(rules: Ruleset) -> None:

@@ -79,7 +79,7 @@ def refuse(game: Game, action: Action, reason: str) -> None:
     state, events = game.state, list(game.events)
     with pytest.raises(IllegalAction) as caught:
         game.act(action)
-    assert caught.value.reasons == [reason]
+    assert [str(text) for text in caught.value.reasons] == [reason]
     assert game.state == state
     assert game.events == events
 
@@ -131,7 +131,13 @@ def test_a_pass_keeps_the_bid_and_moves_the_turn() -> None:
         PluginStateSet("pass", "pending", "Ben"),
         PluginStateSet("pass", "passed", ["Ben"]),
         PrivateStateSet("pass", "Ben", "honest", True),
-        Notice("pass", "Ben passes: all their dice show one face, they say", "Ben"),
+        Notice(
+            "pass",
+            liarsdice_pass._(
+                "{player} passes: all their dice show one face, they say", player="Ben"
+            ),
+            "Ben",
+        ),
         TurnPassed("Cid"),
     ]
     round_ = game.state.round

@@ -19,6 +19,7 @@ from random import Random
 from typing import Protocol
 
 from liarsdice.errors import PluginError, RulesetError
+from liarsdice.i18n import Text, _
 from liarsdice.models import Action
 from liarsdice.ruleset import Ruleset
 from liarsdice.views import PlayerView
@@ -40,6 +41,8 @@ BotFactory = Callable[[Ruleset, Random], Bot]
 #: The level of each built-in kind, weakest first; the order follows the measured tournament in
 #: docs/bots.md (bayes 72.6%, odds 26.8%, random 0.6% of 500 three-seat games).
 LEVELS: Mapping[str, str] = {"random": "easy", "odds": "medium", "bayes": "hard"}
+#: Each level's name for players.
+LEVEL_NAMES: Mapping[str, Text] = {"easy": _("Easy"), "medium": _("Medium"), "hard": _("Hard")}
 
 
 class UnknownBot(RulesetError):
@@ -71,11 +74,13 @@ def bot_level(kind: str) -> str | None:
     return LEVELS.get(kind)
 
 
-def bot_label(kind: str) -> str:
+def bot_label(kind: str) -> str | Text:
     """What a player reads to choose bot ``kind``: its level with the kind as a hint ("Hard
     (bayes)"), or the kind's name alone when it has no level."""
     level = bot_level(kind)
-    return f"{level.capitalize()} ({kind})" if level is not None else kind
+    if level is None:
+        return kind
+    return _("{level} ({kind})", level=LEVEL_NAMES[level], kind=kind)
 
 
 def by_level(kinds: Iterable[str]) -> list[str]:

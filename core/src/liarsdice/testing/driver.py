@@ -336,7 +336,7 @@ def _try_illegal(rules: Ruleset, state: GameState, choose: Chooser, rng: Random)
     try:
         after, events = engine.step(rules, state, action, rng)
     except IllegalAction as refused:
-        reasons = tuple(refused.reasons)
+        reasons = tuple(map(str, refused.reasons))
         return Step(state, action, ILLEGAL, (), state, reasons, snapshot, dumps(state))
     except Exception as error:
         return Step(state, action, ILLEGAL, (), state, None, snapshot, dumps(state), _error(error))
@@ -454,7 +454,9 @@ def play_game(
         try:
             after, events = engine.step(rules, state, action, rng)
         except IllegalAction as refused:
-            steps.append(Step(state, action, intent, after=state, refused=tuple(refused.reasons)))
+            steps.append(
+                Step(state, action, intent, after=state, refused=tuple(map(str, refused.reasons)))
+            )
             break
         except Exception as error:
             steps.append(Step(state, action, intent, error=_error(error)))

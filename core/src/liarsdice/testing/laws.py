@@ -382,7 +382,7 @@ def _offered_payloads_apply(
                         ENUMERATION,
                         rules,
                         f"{plugin} offers the payload {value!r} for {show_move(action)}, and the "
-                        f"move is then refused: {'; '.join(refused)}",
+                        f"move is then refused: {'; '.join(map(str, refused))}",
                         show_state(state),
                     )
 

@@ -1,5 +1,36 @@
 // Small helpers shared by the pages' modules.
 
+// What the scripts write for players, translated on the server (liarsdice_demo/i18n.py:
+// client_text) and embedded in each page as JSON: a string with {name} fields, or for a count
+// its forms by plural category.
+const TEXT = JSON.parse(document.getElementById("text")?.textContent ?? "{}");
+const LANG = TEXT.lang ?? document.documentElement.lang ?? "en";
+const PLURALS = new Intl.PluralRules(LANG);
+
+function fill(template, fields) {
+  return String(template).replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
+}
+
+function pick(forms, n) {
+  if (typeof forms === "string") return forms;
+  return forms[PLURALS.select(n)] ?? forms.other ?? forms.many ?? Object.values(forms)[0] ?? "";
+}
+
+/** The text `key` with its `{fields}` filled in. */
+export function t(key, fields = {}) {
+  return fill(TEXT[key] ?? key, fields);
+}
+
+/** The text `key` in its plural form for `n` (also its `{n}` field), other fields filled in. */
+export function tn(key, n, fields = {}) {
+  return fill(pick(TEXT[key] ?? key, n), { n, ...fields });
+}
+
+/** Core's bot level ("hard") in the page's language. */
+export function levelName(level) {
+  return TEXT.levels?.[level] ?? level;
+}
+
 /** POST JSON to `url`; resolves to the parsed JSON body (refusals included). */
 export async function postJSON(url, body) {
   const response = await fetch(url, {
@@ -11,7 +42,7 @@ export async function postJSON(url, body) {
   try {
     return await response.json();
   } catch {
-    return { ok: false, error: `server error ${response.status}` };
+    return { ok: false, error: t("serverError", { status: response.status }) };
   }
 }
 
@@ -32,15 +63,18 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-export const FACE_NAMES = { 1: "ones", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes" };
-export const FACE_NAME = { 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six" };
 export const PIPS = { 0: "?", 1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅" };
+
+/** The name of `face` after the number `n`: "five" (1), "fives" (3). */
+export function faceWord(face, n) {
+  const forms = TEXT.faces?.[face];
+  return forms ? pick(forms, n) : `face-${face}`;
+}
 
 /** "3 fives" / "1 five". */
 export function bidText(bid) {
   if (!bid) return "";
-  const names = bid.quantity === 1 ? FACE_NAME : FACE_NAMES;
-  return `${bid.quantity} ${names[bid.face] ?? `face-${bid.face}`}`;
+  return `${bid.quantity} ${faceWord(bid.face, bid.quantity)}`;
 }
 
 /** Which dice of `roll` are face up, given the faces `shown` (one die per face listed). */

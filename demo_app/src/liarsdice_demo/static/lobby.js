@@ -1,5 +1,5 @@
 // The lobby: compose a table from a preset and/or variants, validate it live, create it.
-import { el, postJSON } from "./api.js";
+import { el, postJSON, t } from "./api.js";
 
 const catalog = JSON.parse(document.getElementById("catalog").textContent);
 const form = document.getElementById("create-form");
@@ -14,6 +14,15 @@ const edited = {}; // option key -> value the player chose (only these are sent)
 let defaults = {}; // option key -> its effective default for the combination (from /api/validate)
 let valid = false;
 let pending = 0;
+
+// Players read variants and calls by their titles (in the page's language); names are hints.
+function variantTitle(name) {
+  return variantsByName[name]?.title ?? name;
+}
+
+function callTitle(name) {
+  return catalog.call_titles?.[name] ?? name;
+}
 
 function preset() {
   return presetsByName[presetSelect.value] ?? null;
@@ -65,7 +74,7 @@ function optionInput(option) {
   }
   input.dataset.key = option.key;
   // Players read the label; the key (what the API takes) is only a hint on hover.
-  return el("label", { class: "option", title: option.key }, el("span", { class: "option-label" }, option.label ?? option.key), " ", input, el("small", {}, option.help));
+  return el("label", { class: "option", title: option.key }, el("span", { class: "option-label" }, option.label ?? option.key), " ", input);
 }
 
 function renderOptions() {
@@ -94,7 +103,7 @@ function composition() {
 
 async function validate() {
   const ticket = ++pending;
-  validation.textContent = "checking…";
+  validation.textContent = t("checking");
   validation.className = "validation";
   const answer = await postJSON("/api/validate", composition());
   if (ticket !== pending) return;
@@ -106,8 +115,8 @@ async function validate() {
   createButton.disabled = !valid;
   validation.className = valid ? "validation ok" : "validation error";
   validation.textContent = valid
-    ? `✓ ${answer.variants.join(" + ")} · calls: ${answer.calls.join(", ")}`
-    : `✗ ${answer.error}`;
+    ? t("valid", { variants: answer.variants.map(variantTitle).join(" + "), calls: answer.calls.map(callTitle).join(", ") })
+    : t("invalid", { error: answer.error });
 }
 
 function refresh() {

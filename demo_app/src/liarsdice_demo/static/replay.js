@@ -1,5 +1,5 @@
 // The replay page: step through a finished game's states (every die shown: the game is over).
-import { PIPS, bidText, el, faceUp } from "./api.js";
+import { PIPS, bidText, el, faceUp, t, tn } from "./api.js";
 
 const frames = JSON.parse(document.getElementById("frames").textContent);
 const $ = (id) => document.getElementById(id);
@@ -28,8 +28,8 @@ function show(i) {
     if (state.winner === p.name) classes.push("winner");
     return el("div", { class: classes.join(" ") },
       el("div", { class: "name" }, p.name),
-      el("div", { class: "dice" }, roll.map((v, i) => el("span", { class: `die${matching.includes(v) ? " match" : ""}${up[i] ? " up" : ""}`, title: up[i] ? `${v}, face up` : String(v) }, PIPS[v] ?? v))),
-      el("div", { class: "facts" }, `${p.dice} ${p.dice === 1 ? "die" : "dice"}`));
+      el("div", { class: "dice" }, roll.map((v, i) => el("span", { class: `die${matching.includes(v) ? " match" : ""}${up[i] ? " up" : ""}`, title: up[i] ? t("faceUp", { value: v }) : String(v) }, PIPS[v] ?? v))),
+      el("div", { class: "facts" }, tn("dice", p.dice)));
   }));
   $("bids").replaceChildren(...(round?.bids ?? []).map((b) => el("li", {}, `${b.player}: ${bidText(b.bid)}`)));
 }
@@ -40,8 +40,8 @@ $("next").addEventListener("click", () => show(index + 1));
 $("last").addEventListener("click", () => show(frames.length - 1));
 slider.addEventListener("input", () => show(Number(slider.value)));
 $("play").addEventListener("click", () => {
-  if (timer) { clearInterval(timer); timer = null; $("play").textContent = "Play"; return; }
-  $("play").textContent = "Pause";
+  if (timer) { clearInterval(timer); timer = null; $("play").textContent = t("play"); return; }
+  $("play").textContent = t("pause");
   timer = setInterval(() => { if (index >= frames.length - 1) $("play").click(); else show(index + 1); }, 900);
 });
 show(0);

@@ -1,5 +1,5 @@
 // The table page: one WebSocket, the server's state rendered, intents sent back.
-import { PIPS, bidText, el, faceUp, postJSON } from "./api.js";
+import { PIPS, el, faceUp, faceWord, bidText, levelName, postJSON, t, tn } from "./api.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const $ = (id) => document.getElementById(id);
@@ -18,22 +18,12 @@ const baseTitle = document.title;
 const MUTE_KEY = "liarsdice.muted"; // localStorage: "1" when the turn sound is off
 let audio = null; // the AudioContext of the turn sound, made on first use
 
-// Text this script writes for players (the rest of the page's text is in table.html).
-const TEXT = {
-  yourTurnTitle: (title) => `● Your turn — ${title}`,
-  diceNow: (before, after) => `${before} ${before === 1 ? "die" : "dice"} → ${after}`,
-  out: "out",
-  // A bot's seat: "Boris · bot, hard" (its name without "(bot)", then its level, or its kind).
-  botName: (name) => name.replace(/\s*\(bot\)/i, ""),
-  botSeat: (level) => ` · bot, ${level}`,
-};
-
-const CALL_LABELS = {
-  challenge: "Liar! (challenge)",
-  exact: "Exact (calza)",
-  pass: "Pass (my dice are all alike)",
-  doubt: "Doubt the pass!",
-};
+// Text this script writes for players comes translated from the server (api.js: t, tn); the
+// rest of the page's text is in table.html.
+// A bot's seat: "Boris · bot, hard" (its name without "(bot)", then its level, or its kind).
+const botName = (name) => name.replace(/\s*\(bot\)/i, "");
+// Calls by their titles in the page's language (from the plugins that make them).
+const callTitle = (kind) => boot.config.call_titles?.[kind] ?? `${kind[0].toUpperCase()}${kind.slice(1)}`;
 // WebSocket close codes the server uses (docs/protocol.md).
 const GONE = 4404; // no live table has this code: stop
 const KICKED = 4403; // the host removed this seat: stop
@@ -54,7 +44,7 @@ function connect() {
   socket = new WebSocket(`${proto}//${location.host}/ws/${boot.code}`);
   socket.addEventListener("open", () => {
     retry = 0;
-    $("connection").textContent = seatToken ? "connected" : "watching (spectator)";
+    $("connection").textContent = seatToken ? t("connected") : t("watching");
     send("hello", seatToken ? { seat_token: seatToken } : {});
   });
   socket.addEventListener("message", (event) => {
@@ -62,26 +52,26 @@ function connect() {
     if (message.v !== 1) return;
     if (message.type === "state") render(message);
     else if (message.type === "error") $("action-error").textContent = message.error;
-    else if (message.type === "kicked") stop(message.reason ?? "the host removed you from this table");
+    else if (message.type === "kicked") stop(message.reason ?? t("kicked"));
     else if (message.type === "welcome") {
       busyWait = 0;
       $("connection").textContent = message.seat === null
-        ? "watching (spectator)" : `connected · you are ${message.name}`;
+        ? t("watching") : t("connectedAs", { name: message.name });
     }
   });
   socket.addEventListener("close", (event) => {
     if (closedForGood || event.target !== socket) return; // a socket replaced by reconnect()
     if (event.code === GONE || event.code === KICKED || event.code === REPLACED) {
-      stop(event.reason || "this page is no longer connected to the table");
+      stop(event.reason || t("noLongerConnected"));
       return;
     }
     if (event.code === BUSY) {
       busyWait = busyWait ? Math.min(BUSY_MAX, busyWait * 2) : BUSY_FIRST;
-      $("connection").textContent = `the server is busy: retrying in ${Math.round(busyWait / 1000)} s…`;
+      $("connection").textContent = t("busy", { seconds: Math.round(busyWait / 1000) });
       setTimeout(connect, busyWait);
       return;
     }
-    $("connection").textContent = "connection lost: reconnecting…";
+    $("connection").textContent = t("lost");
     setTimeout(reconnectUnlessGone, Math.min(10000, 500 * 2 ** retry++));
   });
 }
@@ -94,7 +84,7 @@ async function reconnectUnlessGone() {
     const response = await fetch(`/api/tables/${boot.code}`, { credentials: "same-origin" });
     if (response.status === 404) {
       const answer = await response.json().catch(() => ({}));
-      stop(answer.error ?? `no live table has the code ${boot.code}`);
+      stop(answer.error ?? t("noTable", { code: boot.code }));
       return;
     }
   } catch {
@@ -107,7 +97,7 @@ async function reconnectUnlessGone() {
 function stop(reason) {
   closedForGood = true;
   seatToken = null;
-  $("connection").replaceChildren(`Disconnected: ${reason}. `, el("a", { href: "/" }, "Back to the lobby"));
+  $("connection").replaceChildren(t("disconnected", { reason }), el("a", { href: "/" }, t("backToLobby")));
   $("connection").className = "hint stopped";
   $("sit-form").hidden = true;
   $("start").hidden = true;
@@ -131,10 +121,10 @@ function dice(values, matching = null, hiddenCount = 0, up = []) {
   const shown = (values ?? []).map((v, i) =>
     el("span", {
       class: `die${matching && matching.includes(v) ? " match" : ""}${up[i] ? " up" : ""}`,
-      title: up[i] ? `${v}, face up` : String(v),
+      title: up[i] ? t("faceUp", { value: v }) : String(v),
     }, PIPS[v] ?? v),
   );
-  const hidden = Array.from({ length: hiddenCount }, () => el("span", { class: "die hidden", title: "under the cup" }, "■"));
+  const hidden = Array.from({ length: hiddenCount }, () => el("span", { class: "die hidden", title: t("underCup") }, "■"));
   return [...shown, ...hidden];
 }
 
@@ -159,8 +149,8 @@ function renderMine(message) {
   const view = message.view;
   const myInfo = view?.seats.find((s) => s.name === view.viewer);
   let mine;
-  if (message.seat === null) mine = [el("span", { class: "hint" }, "You are watching.")];
-  else if (myInfo && !myInfo.alive) mine = [el("span", { class: "hint" }, "You are out of this game.")];
+  if (message.seat === null) mine = [el("span", { class: "hint" }, t("youWatch"))];
+  else if (myInfo && !myInfo.alive) mine = [el("span", { class: "hint" }, t("youAreOut"))];
   else if (view?.own_dice) {
     const up = faceUp(view.own_dice, myInfo?.shown);
     const key = JSON.stringify([view.round, view.own_dice, myInfo?.shown]);
@@ -173,7 +163,7 @@ function renderMine(message) {
       return el("button", {
         type: "button",
         class: `die pick${isMarked ? " marked" : ""}`,
-        title: isMarked ? `${v}: goes face up with your bid` : `${v}: click to show it with your bid`,
+        title: isMarked ? t("pickShown", { value: v }) : t("pickHidden", { value: v }),
         "aria-pressed": isMarked ? "true" : "false",
         "data-index": i,
         onclick: () => {
@@ -183,7 +173,7 @@ function renderMine(message) {
         },
       }, PIPS[v] ?? v);
     });
-    if (up.some(Boolean)) mine.push(el("small", { class: "up-note" }, " outlined: face up, seen by all"));
+    if (up.some(Boolean)) mine.push(el("small", { class: "up-note" }, t("upNote")));
   } else mine = [el("span", { class: "hint" }, "—")];
   $("my-dice").replaceChildren(...mine);
   renderBluff(message);
@@ -194,18 +184,18 @@ function renderBluff(message) {
   const legal = message.legal;
   const offered = bluffChoices(legal);
   hint.hidden = !offered;
-  $("bid-button").textContent = "Bid";
+  $("bid-button").textContent = t("bid");
   if (!offered || !legal) return;
   const faces = markedFaces(message.view);
   const ok = markedAllowed(legal, message.view);
   $("bid-button").disabled = legal.bids.length === 0 || !ok;
   if (!faces.length) {
-    hint.textContent = "Bluff: click your dice to put them face up with your bid; the rest under your cup are rerolled.";
+    hint.textContent = t("bluffHint");
   } else if (ok) {
-    $("bid-button").textContent = `Bid & show ${faces.map((f) => PIPS[f]).join("")}`;
-    hint.textContent = `You show ${faces.join(" ")} with your bid and reroll the rest under your cup.`;
+    $("bid-button").textContent = t("bidShow", { faces: faces.map((f) => PIPS[f]).join("") });
+    hint.textContent = t("bluffShow", { faces: faces.join(" ") });
   } else {
-    hint.textContent = "You cannot show those dice now (keep at least one under your cup).";
+    hint.textContent = t("bluffRefused");
   }
 }
 
@@ -243,7 +233,7 @@ function render(message) {
   const turn = view?.turn;
   const mine = message.seat !== null && view && turn === view.viewer;
   $("turn").textContent = table.status === "playing"
-    ? turn ? (mine ? "Your turn" : `${turn}'s turn`) : "Cups lifted…"
+    ? turn ? (mine ? t("yourTurn") : t("theirTurn", { name: turn })) : t("cupsLifted")
     : "";
   $("turn").className = mine ? "turn mine" : "turn";
   deadline = table.remaining === null ? null : performance.now() + table.remaining * 1000;
@@ -256,7 +246,7 @@ function render(message) {
   $("rematch").hidden = !(table.status === "over" && message.seat !== null);
   const me = message.seat !== null ? table.seats[message.seat] : null;
   $("rematch").disabled = Boolean(me?.rematch);
-  $("rematch").textContent = me?.rematch ? "Waiting for the others…" : "Rematch";
+  $("rematch").textContent = me?.rematch ? t("waitingRematch") : t("rematch");
   const myInfo = view?.seats.find((s) => s.name === view.viewer);
   const out = message.seat !== null && table.status === "playing" && myInfo && !myInfo.alive;
   $("after").hidden = !(out || table.status === "over" || table.status === "stopped");
@@ -268,7 +258,7 @@ function render(message) {
 function noteTurn(now) {
   if (now && !myTurn) beep();
   myTurn = now;
-  document.title = now ? TEXT.yourTurnTitle(baseTitle) : baseTitle;
+  document.title = now ? t("yourTurnTitle", { title: baseTitle }) : baseTitle;
   document.body.classList.toggle("my-turn", now);
 }
 
@@ -329,13 +319,14 @@ function renderWaiting(message) {
   $("waiting").hidden = !waiting;
   if (!waiting) return;
   const taken = table.seats.filter(Boolean).length;
-  const bots = boot.config.bot_level || boot.config.bot_kind; // "hard", or a kind without a level
-  $("waiting-text").textContent = `Waiting for players: ${taken} of ${table.seats.length} seated. ` +
-    (bots ? `Empty seats get ${bots} bots when the host starts.` : "Empty seats are dropped when the host starts.");
+  // "hard" (in the page's language), or a kind without a level
+  const bots = boot.config.bot_level ? levelName(boot.config.bot_level) : boot.config.bot_kind;
+  $("waiting-text").textContent = t("waiting", { taken, seats: table.seats.length }) +
+    (bots ? t("emptyBots", { level: bots }) : t("emptyDropped"));
   const mayAsk = boot.public || boot.key; // a private table needs the share link's key
   $("sit-form").hidden = closedForGood || message.seat !== null || taken >= table.seats.length || !mayAsk;
   if (!mayAsk && message.seat === null && !closedForGood) {
-    $("waiting-text").textContent += " This table is private: ask its host for the share link to sit.";
+    $("waiting-text").textContent += t("privateAsk");
   }
   const me = message.seat !== null ? table.seats[message.seat] : null;
   $("start").hidden = closedForGood || !(me && me.host);
@@ -346,9 +337,9 @@ function kickButton(message, seat, index) {
   const me = message.seat !== null ? message.table.seats[message.seat] : null;
   if (!me?.host || message.table.status !== "waiting" || index === message.seat || seat.kind !== "human") return null;
   return el("button", {
-    type: "button", class: "kick", "data-kick": index, title: `Remove ${seat.name}: they cannot sit here again`,
+    type: "button", class: "kick", "data-kick": index, title: t("removeTitle", { name: seat.name }),
     onclick: () => send("kick", { seat: index }),
-  }, "remove");
+  }, t("remove"));
 }
 
 function renderSeats(message) {
@@ -357,7 +348,7 @@ function renderSeats(message) {
   const reveal = message.reveal;
   const chambers = boot.config.options["revolver.chambers"];
   const cards = table.seats.map((seat, index) => {
-    if (!seat) return el("div", { class: "seat empty" }, el("div", { class: "name" }, `Seat ${index + 1}`), el("div", { class: "hint" }, "empty"));
+    if (!seat) return el("div", { class: "seat empty" }, el("div", { class: "name" }, t("seat", { number: index + 1 })), el("div", { class: "hint" }, t("empty")));
     const info = view?.seats.find((s) => s.name === seat.name);
     const alive = info ? info.alive : true;
     const classes = ["seat"];
@@ -379,17 +370,17 @@ function renderSeats(message) {
     }
     const facts = [];
     if (info && revealed && revealed.length !== info.dice) {
-      facts.push(TEXT.diceNow(revealed.length, alive ? info.dice : TEXT.out)); // "5 dice → 4"
-    } else if (info) facts.push(`${info.dice} ${info.dice === 1 ? "die" : "dice"}`);
+      facts.push(tn("diceNow", revealed.length, { after: alive ? info.dice : t("out") })); // "5 dice → 4"
+    } else if (info) facts.push(tn("dice", info.dice));
     if (info?.public?.bullets !== undefined) {
-      facts.push(el("span", { class: "revolver", title: "bullets in the revolver / chambers" }, `${info.public.bullets}/${chambers ?? "?"} bullets`));
+      facts.push(el("span", { class: "revolver", title: t("bulletsTitle") }, tn("bullets", info.public.bullets, { chambers: chambers ?? "?" })));
     }
     for (const [key, value] of Object.entries(info?.public ?? {})) if (key !== "bullets") facts.push(`${key}: ${value}`);
     return el("div", { class: classes.join(" "), "data-seat": index },
-      el("div", { class: "name" }, seat.kind === "bot" ? TEXT.botName(seat.name) : seat.name, seat.host ? " ★" : "",
-        seat.kind === "bot" ? el("small", { title: seat.bot_kind }, TEXT.botSeat((seat.bot_kind === boot.config.bot_kind && boot.config.bot_level) || seat.bot_kind)) : null,
+      el("div", { class: "name" }, seat.kind === "bot" ? botName(seat.name) : seat.name, seat.host ? " ★" : "",
+        seat.kind === "bot" ? el("small", { title: seat.bot_kind }, t("botSeat", { level: (seat.bot_kind === boot.config.bot_kind && boot.config.bot_level && levelName(boot.config.bot_level)) || seat.bot_kind })) : null,
         kickButton(message, seat, index)),
-      el("div", { class: "status" }, !alive ? "out" : seat.connected ? "" : "away"),
+      el("div", { class: "status" }, !alive ? t("out") : seat.connected ? "" : t("away")),
       el("div", { class: "dice" }, diceRow),
       el("div", { class: "facts" }, facts.flatMap((f, i) => (i ? [" · ", f] : [f]))),
     );
@@ -414,7 +405,7 @@ function renderActions(legal) {
     const button = el("button", {
       type: "button", class: `call ${kind}`, "data-call": kind, title: help[kind],
       onclick: () => send("call", withPayload({ kind }, kind)),
-    }, CALL_LABELS[kind] ?? `${kind[0].toUpperCase()}${kind.slice(1)}`);
+    }, callTitle(kind));
     const pickers = payloadPickers(kind, offers[kind]);
     return pickers.length ? el("span", { class: "call-group" }, button, ...pickers) : button;
   }));
@@ -423,7 +414,7 @@ function renderActions(legal) {
 function fillFaces(legal, preferred) {
   const q = Number($("bid-quantity").value);
   const faces = legal.bids.filter(([quantity]) => quantity === q).map(([, face]) => face);
-  $("bid-face").replaceChildren(...faces.map((f) => el("option", { value: f, selected: f === preferred }, `${PIPS[f]} ${bidText({ quantity: q, face: f }).split(" ")[1]}`)));
+  $("bid-face").replaceChildren(...faces.map((f) => el("option", { value: f, selected: f === preferred }, `${PIPS[f]} ${faceWord(f, q)}`)));
 }
 
 function renderReveal(reveal) {
@@ -432,7 +423,7 @@ function renderReveal(reveal) {
   box.dataset.count = reveal?.count ?? "";
   if (!reveal) return;
   const counted = reveal.matching_faces && countsTheBid(reveal.call)
-    ? `Counted faces: ${reveal.matching_faces.map((f) => PIPS[f]).join(" ")}` : "";
+    ? t("counted", { faces: reveal.matching_faces.map((f) => PIPS[f]).join(" ") }) : "";
   box.replaceChildren(el("p", { class: "ruling" }, reveal.explanation), counted ? el("p", { class: "hint" }, counted) : "");
 }
 
@@ -446,13 +437,13 @@ function renderBanner(message) {
     banner.replaceChildren(el("strong", { id: "stopped" }, message.table.stopped));
     return;
   }
-  const parts = [el("strong", { id: "winner" }, `★ ${winner} wins the game!`)];
+  const parts = [el("strong", { id: "winner" }, t("wins", { name: winner }))];
   const ratings = message.table.ratings;
   if (ratings) {
-    parts.push(el("span", {}, " Ratings: " + Object.entries(ratings)
-      .map(([name, r]) => `${name} ${r.after} (${r.delta >= 0 ? "+" : ""}${r.delta})`).join(", ")));
+    parts.push(el("span", {}, t("ratings", { list: Object.entries(ratings)
+      .map(([name, r]) => `${name} ${r.after} (${r.delta >= 0 ? "+" : ""}${r.delta})`).join(", ") })));
   }
-  if (message.table.game_id) parts.push(" ", el("a", { href: `/games/${message.table.game_id}` }, "Replay this game"));
+  if (message.table.game_id) parts.push(" ", el("a", { href: `/games/${message.table.game_id}` }, t("replayGame")));
   banner.replaceChildren(...parts);
 }
 

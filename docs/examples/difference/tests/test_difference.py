@@ -54,7 +54,7 @@ def test_in_play_a_loss_larger_than_the_dice_held_takes_them_all() -> None:
     game.start_round({"Ann": [2, 3], "Ben": [4, 4]})
     game.bid("Ann", 4, 6)  # no sixes at all: off by four
     events = game.call("Ben")
-    assert DiceChanged("Ann", -2, "lost the round by 4") in events
+    assert DiceChanged("Ann", -2, difference._("lost the round by {lost}", lost=4)) in events
     assert game.state.winner == "Ben"
 
 

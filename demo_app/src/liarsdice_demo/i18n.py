@@ -1,0 +1,254 @@
+"""The demo's languages: Flask-Babel over the gettext catalogs in ``liarsdice_demo/locale``.
+
+Contract: a request reads in one of :data:`liarsdice.i18n.LOCALES`, chosen by
+:func:`select_locale`: a ``?lang=`` switch (every page links to it, and the choice is remembered
+in the ``lang`` cookie for a year), else that cookie, else the browser's ``Accept-Language``,
+else English. :func:`page_locale` is that choice as a code (``"en"``, ``"uk"``, ``"ru"``), for
+code that renders core and plugin messages (:func:`liarsdice.i18n.render`) or a socket that
+remembers its reader's language at connect time.
+
+The demo's own messages are the gettext domain ``liarsdice_demo``: Python code marks them with
+Flask-Babel's ``gettext``/``ngettext`` (``N_`` for a constant translated where it is shown),
+templates with ``_()``/``ngettext()`` (``%(name)s`` fields). The catalogs are the ``.po``
+files themselves, read through :func:`liarsdice.i18n.translations` (:class:`DemoDomain`); nothing
+is compiled. Text the pages' scripts write is translated here too (:func:`client_text`) and
+embedded in each page as JSON, since a script cannot read a catalog.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
+from babel import Locale
+from babel.support import NullTranslations
+from flask import Flask, has_request_context, request
+from flask_babel import Babel, Domain, get_locale, gettext, ngettext
+from werkzeug.utils import cached_property
+from werkzeug.wrappers import Response
+
+from liarsdice import i18n
+from liarsdice.i18n import LANGUAGE_NAMES, LOCALES
+
+DOMAIN = "liarsdice_demo"
+"""The gettext domain of the demo's own messages (``locale/<lang>/LC_MESSAGES/<domain>.po``)."""
+COOKIE = "lang"
+COOKIE_AGE = 365 * 24 * 3600
+SWITCH = "lang"
+"""The query parameter of the language switch (``?lang=uk``)."""
+DEFAULT = "en"
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalog without translating it (translate it where it is shown)."""
+    return message
+
+
+class DemoDomain(Domain):  # type: ignore[misc]
+    """Flask-Babel's domain reading the demo's ``.po`` catalogs through core's loader."""
+
+    def __init__(self) -> None:
+        super().__init__(domain=DOMAIN)
+
+    def get_translations(self) -> NullTranslations:
+        return i18n.translations(DOMAIN, page_locale())
+
+
+class DemoBabel(Babel):  # type: ignore[misc]
+    """Flask-Babel with :class:`DemoDomain` as the app's domain."""
+
+    @cached_property
+    def domain_instance(self) -> Domain:
+        return DemoDomain()
+
+
+def _known(code: str | None) -> str | None:
+    return code if code in LOCALES else None
+
+
+def select_locale() -> str:
+    """The request's language: the switch, the cookie, ``Accept-Language``, English."""
+    return (
+        _known(request.args.get(SWITCH))
+        or _known(request.cookies.get(COOKIE))
+        or request.accept_languages.best_match(LOCALES)
+        or DEFAULT
+    )
+
+
+def page_locale() -> str:
+    """The locale code of the current request (``"en"`` outside a request)."""
+    if not has_request_context():
+        return DEFAULT
+    return str(get_locale() or DEFAULT)
+
+
+def shown(value: Any) -> str:
+    """A core or plugin message (``str`` or :class:`liarsdice.i18n.Text`) in the page's language."""
+    return i18n.render(value, page_locale())
+
+
+def language_links() -> list[dict[str, Any]]:
+    """The language switch: each language's name, its link (this page with ``?lang=``) and
+    whether it is the page's."""
+    current = page_locale()
+    links = []
+    for code in LOCALES:
+        query = {key: value for key, value in request.args.items(multi=True) if key != SWITCH}
+        query[SWITCH] = code
+        links.append(
+            {
+                "code": code,
+                "name": LANGUAGE_NAMES[code],
+                "href": f"{request.path}?{urlencode(query)}",
+                "current": code == current,
+            }
+        )
+    return links
+
+
+def _remember(response: Response) -> Response:
+    """Keep a language chosen with the switch in the cookie; say the page varies by language."""
+    chosen = _known(request.args.get(SWITCH))
+    if chosen is not None and request.cookies.get(COOKIE) != chosen:
+        response.set_cookie(
+            COOKIE, chosen, max_age=COOKIE_AGE, samesite="Lax", secure=request.is_secure
+        )
+    if response.mimetype == "text/html":
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Flask-Babel with the demo's domain and locale selector, the cookie, template helpers."""
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
+    app.config.setdefault("BABEL_DOMAIN", DOMAIN)
+    DemoBabel(app, locale_selector=select_locale)
+    app.after_request(_remember)
+    app.jinja_env.globals.update(
+        shown=shown, page_locale=page_locale, client_text=client_text, status_name=status_name
+    )
+    app.context_processor(lambda: {"languages": language_links()} if has_request_context() else {})
+
+
+# --- words shared by pages and scripts ----------------------------------------------------------
+
+LEVELS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+"""Core's bot levels (:data:`liarsdice.bots.LEVELS`, plain English words) as players read them."""
+
+
+STATUSES = {
+    "waiting": N_("waiting"),
+    "playing": N_("playing"),
+    "over": N_("over"),
+    "stopped": N_("stopped"),
+}
+"""A table's status as the lobby says it."""
+
+
+def status_name(status: str) -> str:
+    """A table's status (``"waiting"``…) in the page's language."""
+    return str(gettext(STATUSES[status])) if status in STATUSES else status
+
+
+def face_word(face: int, n: int) -> str:
+    """The name of ``face`` after the number ``n`` ("1 five", "3 fives")."""
+    words: dict[int, Callable[[int], str]] = {
+        1: lambda n: ngettext("one", "ones", n),
+        2: lambda n: ngettext("two", "twos", n),
+        3: lambda n: ngettext("three", "threes", n),
+        4: lambda n: ngettext("four", "fours", n),
+        5: lambda n: ngettext("five", "fives", n),
+        6: lambda n: ngettext("six", "sixes", n),
+    }
+    return words[face](n) if face in words else f"face-{face}"
+
+
+def plural_forms(message: Callable[[int], str]) -> dict[str, str]:
+    """A plural message for a script: its form for each CLDR plural category of the page's
+    language ("one", "few", "many", "other"), which the script picks with ``Intl.PluralRules``."""
+    rule = Locale.parse(page_locale()).plural_form
+    forms: dict[str, str] = {}
+    for n in range(0, 200):
+        forms.setdefault(rule(n), message(n))
+    return forms
+
+
+def client_text() -> dict[str, Any]:
+    """Everything the pages' scripts write for players, in the page's language: a string with
+    ``{name}`` fields, or (with a count ``{n}``) its forms by plural category."""
+    return {
+        "lang": page_locale(),
+        "faces": {
+            str(face): plural_forms(functools.partial(face_word, face)) for face in range(1, 7)
+        },
+        # api.js
+        "serverError": gettext("server error {status}"),
+        # lobby.js
+        "checking": gettext("checking…"),
+        "valid": gettext("✓ {variants} · calls: {calls}"),
+        "invalid": gettext("✗ {error}"),
+        # replay.js
+        "play": gettext("Play"),
+        "pause": gettext("Pause"),
+        # table.js and replay.js
+        "dice": plural_forms(lambda n: ngettext("{n} die", "{n} dice", n)),
+        "faceUp": gettext("{value}, face up"),
+        "underCup": gettext("under the cup"),
+        # table.js
+        "yourTurnTitle": gettext("● Your turn — {title}"),
+        "diceNow": plural_forms(lambda n: ngettext("{n} die → {after}", "{n} dice → {after}", n)),
+        "out": gettext("out"),
+        "away": gettext("away"),
+        "botSeat": gettext(" · bot, {level}"),
+        "connected": gettext("connected"),
+        "connectedAs": gettext("connected · you are {name}"),
+        "watching": gettext("watching (spectator)"),
+        "kicked": gettext("the host removed you from this table"),
+        "noLongerConnected": gettext("this page is no longer connected to the table"),
+        "busy": gettext("the server is busy: retrying in {seconds} s…"),
+        "lost": gettext("connection lost: reconnecting…"),
+        "noTable": gettext("no live table has the code {code}"),
+        "disconnected": gettext("Disconnected: {reason}. "),
+        "backToLobby": gettext("Back to the lobby"),
+        "youWatch": gettext("You are watching."),
+        "youAreOut": gettext("You are out of this game."),
+        "pickShown": gettext("{value}: goes face up with your bid"),
+        "pickHidden": gettext("{value}: click to show it with your bid"),
+        "upNote": gettext(" outlined: face up, seen by all"),
+        "bid": gettext("Bid"),
+        "bidShow": gettext("Bid & show {faces}"),
+        "bluffHint": gettext(
+            "Bluff: click your dice to put them face up with your bid;"
+            " the rest under your cup are rerolled."
+        ),
+        "bluffShow": gettext("You show {faces} with your bid and reroll the rest under your cup."),
+        "bluffRefused": gettext(
+            "You cannot show those dice now (keep at least one under your cup)."
+        ),
+        "yourTurn": gettext("Your turn"),
+        "theirTurn": gettext("{name}'s turn"),
+        "cupsLifted": gettext("Cups lifted…"),
+        "waitingRematch": gettext("Waiting for the others…"),
+        "rematch": gettext("Rematch"),
+        "waiting": gettext("Waiting for players: {taken} of {seats} seated. "),
+        "emptyBots": gettext("Empty seats get {level} bots when the host starts."),
+        "emptyDropped": gettext("Empty seats are dropped when the host starts."),
+        "privateAsk": gettext(" This table is private: ask its host for the share link to sit."),
+        "removeTitle": gettext("Remove {name}: they cannot sit here again"),
+        "remove": gettext("remove"),
+        "seat": gettext("Seat {number}"),
+        "empty": gettext("empty"),
+        "bulletsTitle": gettext("bullets in the revolver / chambers"),
+        "bullets": plural_forms(
+            lambda n: ngettext("{n}/{chambers} bullet", "{n}/{chambers} bullets", n)
+        ),
+        "counted": gettext("Counted faces: {faces}"),
+        "wins": gettext("★ {name} wins the game!"),
+        "ratings": gettext(" Ratings: {list}"),
+        "replayGame": gettext("Replay this game"),
+        "levels": {level: gettext(word) for level, word in LEVELS.items()},
+    }

@@ -1,0 +1,126 @@
+"""The pages in English, Ukrainian and Russian: the language switch, the cookie that remembers
+it, ``Accept-Language``, the embedded text of the scripts and complete catalogs."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import liarsdice_demo
+from liarsdice.ruleset import Ruleset
+from liarsdice_demo import i18n
+
+UK = {"Accept-Language": "uk-UA,uk;q=0.9,en;q=0.5"}
+
+
+def create(client: Any, **fields: Any) -> dict[str, Any]:
+    body = {"nickname": "Iris", "preset": "dudo", "seats": 3, "bot_kind": "none", **fields}
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 200, response.json
+    return response.json
+
+
+def lang_of(page: str) -> str:
+    found = re.search(r'<html lang="(\w+)">', page)
+    assert found is not None
+    return found.group(1)
+
+
+def client_text(page: str) -> dict[str, Any]:
+    found = re.search(r'<script type="application/json" id="text">(.*?)</script>', page, re.S)
+    assert found is not None
+    return json.loads(found.group(1))
+
+
+def test_accept_language_gives_the_ukrainian_lobby(client: Any) -> None:
+    page = client.get("/", headers=UK).get_data(as_text=True)
+    assert lang_of(page) == "uk"
+    assert "Новий стіл" in page and "Створити стіл" in page
+    assert "New table" not in page
+    assert 'aria-current="true">Українська</b>' in page  # the switch marks the page's language
+
+
+def test_english_is_the_default(client: Any) -> None:
+    page = client.get("/").get_data(as_text=True)
+    assert lang_of(page) == "en" and "New table" in page
+    assert 'href="/?lang=uk"' in page and 'href="/?lang=ru"' in page
+
+
+@pytest.mark.parametrize("header", ["de-DE,de;q=0.9", "xx", ""])
+def test_a_language_nobody_translated_reads_in_english(client: Any, header: str) -> None:
+    page = client.get("/", headers={"Accept-Language": header}).get_data(as_text=True)
+    assert lang_of(page) == "en" and "New table" in page
+
+
+def test_an_unknown_switch_or_cookie_is_ignored(client: Any) -> None:
+    page = client.get("/?lang=de", headers=UK)
+    assert lang_of(page.get_data(as_text=True)) == "uk"
+    assert "lang=" not in page.headers.get("Set-Cookie", "")
+    client.set_cookie(i18n.COOKIE, "xx")
+    assert lang_of(client.get("/").get_data(as_text=True)) == "en"
+
+
+def test_the_switch_sets_the_cookie_which_wins_over_accept_language(client: Any) -> None:
+    switched = client.get("/leaderboard?lang=ru", headers=UK)
+    assert lang_of(switched.get_data(as_text=True)) == "ru"
+    cookie = switched.headers["Set-Cookie"]
+    assert cookie.startswith("lang=ru;") and "SameSite=Lax" in cookie
+    assert "Max-Age=31536000" in cookie
+    later = client.get("/", headers=UK).get_data(as_text=True)  # remembered
+    assert lang_of(later) == "ru" and "Новый стол" in later
+    back = client.get("/?lang=en", headers=UK).get_data(as_text=True)
+    assert lang_of(back) == "en"
+    assert lang_of(client.get("/", headers=UK).get_data(as_text=True)) == "en"
+
+
+def test_the_switch_keeps_the_rest_of_the_query(client: Any) -> None:
+    page = client.get("/odds-nowhere?dice=7", headers=UK).get_data(as_text=True)  # a 404 page
+    assert lang_of(page) == "uk"
+    assert 'href="/odds-nowhere?dice=7&amp;lang=en"' in page
+
+
+def test_the_rules_page_of_a_table_in_ukrainian(client: Any) -> None:
+    made = create(client)
+    page = client.get(f"/t/{made['code']}/rules", headers=UK).get_data(as_text=True)
+    assert lang_of(page) == "uk"
+    assert "Правила столу" in page
+    rules = Ruleset.build([], {}, preset="dudo")
+    if rules.describe(locale="uk") == rules.describe(locale="en"):
+        pytest.skip("core has no Ukrainian rules text yet")
+    assert "кубик" in page  # the rules themselves, from core
+
+
+def test_the_table_page_embeds_the_translated_client_text(client: Any) -> None:
+    made = create(client)
+    page = client.get(f"/t/{made['code']}?lang=uk").get_data(as_text=True)
+    text = client_text(page)
+    assert text["lang"] == "uk"
+    assert text["yourTurn"] == "Ваш хід"
+    assert text["dice"] == {
+        "one": "{n} кубик",
+        "few": "{n} кубики",
+        "many": "{n} кубиків",
+        "other": "{n} кубиків",
+    } or set(text["dice"]) >= {"one", "few", "many"}
+    assert text["faces"]["5"]["few"] == "пʼятірки"
+    assert text["levels"]["hard"] == "складний"
+    boot = json.loads(re.search(r'id="boot">(.*?)</script>', page).group(1))  # type: ignore[union-attr]
+    assert boot["config"]["call_titles"]  # the calls by their titles, from the plugins
+    english = client_text(client.get(f"/t/{made['code']}?lang=en").get_data(as_text=True))
+    assert english["yourTurn"] == "Your turn"
+    assert english["dice"] == {"one": "{n} die", "other": "{n} dice"}
+
+
+def test_the_lobby_shows_bot_levels_in_the_page_language(client: Any) -> None:
+    page = client.get("/?lang=ru").get_data(as_text=True)
+    assert "Сложный (bayes)" in page and "заполнить ботами" in page
+
+
+def test_the_catalogs_are_complete() -> None:
+    catalogs = pytest.importorskip("liarsdice.catalogs")
+    package = Path(liarsdice_demo.__file__).parent
+    assert catalogs.problems(package, i18n.DOMAIN) == []

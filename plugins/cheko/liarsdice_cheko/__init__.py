@@ -1,0 +1,44 @@
+"""Variant ``cheko`` (seed 002): no opening with "one one" against a player with one die.
+
+If the next player clockwise from the opener has a single die left, the opener may not open the
+round with a bid of one one: it would leave that player almost no way to raise.
+"""
+
+from __future__ import annotations
+
+from liarsdice import Bid, GameState, VariantInfo, hookimpl
+from liarsdice.i18n import Catalog, Text
+
+_, _n = Catalog(__name__).markers()
+
+NAME = "cheko"
+
+
+@hookimpl
+def liarsdice_variant_info() -> VariantInfo:
+    return VariantInfo(
+        title=_("Cheko house rule"),
+        summary=_('No opening with "one one" when the next player has one die.'),
+    )
+
+
+@hookimpl
+def liarsdice_bid_problem(state: GameState, player: str, bid: Bid) -> Text | None:
+    if state.round is None or state.round.bids or (bid.quantity, bid.face) != (1, 1):
+        return None
+    following = state.next_alive(player)
+    if state.player(following).dice != 1:
+        return None
+    return _(
+        'cheko: the opener may not open with "one one" when {player}, next to bid, has one die',
+        player=following,
+    )
+
+
+@hookimpl
+def liarsdice_describe() -> Text:
+    return _(
+        """\
+If the player after the opener has a single die left, the opener may not open the round with "one
+one": a bid that low on ones would leave that player almost no way to raise."""
+    )
