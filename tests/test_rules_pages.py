@@ -103,8 +103,9 @@ def test_every_option_in_force_is_listed_with_its_value(table: str) -> None:
     page = rules.describe()
     assert page.count("## Options in force") == 1, table
     for key, value in rules.options.items():
-        shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
-        label = rulespage.option_label(rules.option(key))
+        option = rules.option(key)
+        shown = ("yes" if value else "no") if isinstance(value, bool) else option.value_label(value)
+        label = rulespage.option_label(option)
         assert page.count(f"- {label}: **{shown}**\n") == 1, (table, key)
         assert f"`{key}`" not in page, (table, key)  # the key is for developers, not players
 

@@ -18,7 +18,8 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from werkzeug.serving import make_server
 from wsproto.events import CloseConnection
 
 from liarsdice_demo import create_app, db
+from liarsdice_demo.live_store import LiveStore
 from liarsdice_demo.protocol import encode
 
 SETTINGS = {
@@ -75,6 +77,33 @@ def live_server(app: Any) -> Iterator[str]:
         for leftover in set(threading.enumerate()) - before:
             if not leftover.name.startswith("liarsdice-"):  # the hub's, stopped by `app`
                 leftover.join(max(0.0, deadline - time.monotonic()))
+
+
+class ManualScheduler:
+    """Jobs run when the test pumps them, in order, whatever their delay."""
+
+    def __init__(self) -> None:
+        self.jobs: deque[Callable[[], None]] = deque()
+        self.submitted: list[Callable[[], None]] = []
+
+    def call_later(self, delay: float, fn: Callable[[], None]) -> None:
+        self.jobs.append(fn)
+
+    def submit(self, fn: Callable[[], None]) -> None:
+        self.submitted.append(fn)
+
+
+class ManualHub:
+    """A table's hub with a :class:`ManualScheduler`, an in-memory store and no pauses."""
+
+    def __init__(self) -> None:
+        self.settings = {"BOT_DELAY": 0, "REVEAL_PAUSE": 0}
+        self.store = LiveStore(":memory:")
+        self.node = "here"
+        self.scheduler = ManualScheduler()
+
+    def record_latency(self, delays: list[float]) -> None:
+        pass
 
 
 class Conn:

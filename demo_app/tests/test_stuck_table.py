@@ -4,8 +4,7 @@ and spectator why, saves nothing and is no longer live."""
 from __future__ import annotations
 
 import types
-from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,11 +12,10 @@ import pytest
 from liarsdice import DiceChanged, VariantInfo, hookimpl
 from liarsdice.testing.plugins import extra_variants
 from liarsdice_demo.composition import parse_config
-from liarsdice_demo.live_store import LiveStore
 from liarsdice_demo.protocol import Intent
 from liarsdice_demo.table import TableSession
 
-from .conftest import Conn
+from .conftest import Conn, ManualHub
 
 
 @hookimpl
@@ -35,31 +33,6 @@ IMMORTAL.liarsdice_variant_info = liarsdice_variant_info  # type: ignore[attr-de
 IMMORTAL.liarsdice_settle = liarsdice_settle  # type: ignore[attr-defined]
 
 
-class ManualScheduler:
-    """Jobs run when the test pumps them, in order, whatever their delay."""
-
-    def __init__(self) -> None:
-        self.jobs: deque[Callable[[], None]] = deque()
-        self.submitted: list[Callable[[], None]] = []
-
-    def call_later(self, delay: float, fn: Callable[[], None]) -> None:
-        self.jobs.append(fn)
-
-    def submit(self, fn: Callable[[], None]) -> None:
-        self.submitted.append(fn)
-
-
-class Hub:
-    def __init__(self) -> None:
-        self.settings = {"BOT_DELAY": 0, "REVEAL_PAUSE": 0}
-        self.store = LiveStore(":memory:")
-        self.node = "here"
-        self.scheduler = ManualScheduler()
-
-    def record_latency(self, delays: list[float]) -> None:
-        pass
-
-
 @pytest.fixture
 def immortal() -> Iterator[None]:
     with extra_variants({"immortal": IMMORTAL}):
@@ -70,7 +43,7 @@ def test_a_table_whose_rules_cannot_finish_stops_and_tells_everyone(immortal: No
     config = parse_config(
         {"variants": ["dice-loss", "immortal"], "seats": 2, "dice_per_player": 1, "rated": True}
     )
-    hub = Hub()
+    hub = ManualHub()
     table = TableSession("STUK", config, hub, host_player=1)
     seat = table.sit(1, "Iris")
     human, spectator = Conn(), Conn()
@@ -114,7 +87,7 @@ def test_a_table_whose_rules_cannot_finish_stops_and_tells_everyone(immortal: No
 
 def test_a_table_whose_rules_finish_is_never_stopped() -> None:
     config = parse_config({"preset": "dudo", "seats": 3, "dice_per_player": 2})
-    hub = Hub()
+    hub = ManualHub()
     table = TableSession("DUDO", config, hub, host_player=None)
     table.start_now()
     for _ in range(100_000):

@@ -53,16 +53,24 @@ class Text:
     ``msgid`` is the English template; ``plural`` (with the count in ``params["n"]``) its plural
     form. ``domain`` names the catalog that translates it. A translation whose fields do not
     match the English ones is not used (the English is). Like a lazy string, a text equals any
-    text or string that reads the same in English (``Notice(...).text == "Iris passes"``).
+    text or string that reads the same in English (``Notice(...).text == "Iris passes"``). A text
+    is read once per language: the reading is kept (a table sends its log over and over).
     """
 
     msgid: str
     params: Mapping[str, Param] = attrs.field(factory=dict, converter=_params)
     domain: str = CORE_DOMAIN
     plural: str | None = None
+    _read: dict[str, str] = attrs.field(init=False, factory=dict, repr=False, eq=False)
 
     def render(self, locale: str = "en") -> str:
         """This text in ``locale`` (English for an unknown locale or a missing message)."""
+        read = self._read.get(locale)
+        if read is None:
+            read = self._read[locale] = self._render(locale)
+        return read
+
+    def _render(self, locale: str) -> str:
         catalog = translations(self.domain, locale)
         if self.plural is None:
             template = catalog.gettext(self.msgid)

@@ -25,7 +25,8 @@ class Option:
 
     Its type is the type of ``default`` (bool, int or str). ``choices`` limits a str option;
     ``minimum``/``maximum`` bound an int option. ``help`` is its label for players (a
-    :class:`~liarsdice.i18n.Text` to be translated, or a plain string).
+    :class:`~liarsdice.i18n.Text` to be translated, or a plain string); ``choice_labels`` name
+    some choices for players ("the table pays" for ``"table-pays"``).
     """
 
     plugin: str
@@ -35,6 +36,12 @@ class Option:
     choices: tuple[str, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    choice_labels: Mapping[str, str | Text] = attrs.field(factory=dict)
+
+    def value_label(self, value: JSON) -> str | Text:
+        """What players read for ``value``: a choice's label, else the value itself."""
+        label = self.choice_labels.get(value) if isinstance(value, str) else None
+        return label if label is not None else str(value)
 
     @property
     def key(self) -> str:
@@ -92,14 +99,17 @@ class OptionRegistry:
         default: JSON,
         help: str | Text,
         *,
-        choices: tuple[str, ...] | None = None,
+        choices: tuple[str, ...] | Mapping[str, str | Text] | None = None,
         minimum: int | None = None,
         maximum: int | None = None,
     ) -> None:
-        """Declare option ``name`` (the registry prefixes it with the plugin's name)."""
+        """Declare option ``name`` (the registry prefixes it with the plugin's name). ``choices``
+        of a str option: the values, or a mapping of each value to its label for players."""
         if type(default) not in (bool, int, str):
             raise TypeError(f"option {self.plugin}.{name}: default must be a bool, int or str")
-        option = Option(self.plugin, name, default, help, choices, minimum, maximum)
+        labels = dict(choices) if isinstance(choices, Mapping) else {}
+        values = tuple(choices) if choices is not None else None
+        option = Option(self.plugin, name, default, help, values, minimum, maximum, labels)
         option.parse(default)  # a default must satisfy its own constraints
         self.options.append(option)
 

@@ -43,8 +43,8 @@ def wilds_label(faces: frozenset[int]) -> Param:
     return _("Wild {faces}", faces=phrases.listing([phrases.faces(f) for f in sorted(faces)]))
 
 
-def _value(value: JSON) -> Param:
-    return phrases.yes_no(value) if isinstance(value, bool) else str(value)
+def _value(option: Option, value: JSON) -> Param:
+    return phrases.yes_no(value) if isinstance(value, bool) else option.value_label(value)
 
 
 def option_label(option: Option, locale: str = "en") -> str:
@@ -55,7 +55,7 @@ def option_label(option: Option, locale: str = "en") -> str:
 
 def option_line(option: Option, value: JSON, locale: str = "en") -> str:
     """One line of the options in force: the option's label, and the value played."""
-    return f"- {option_label(option, locale)}: **{render(_value(value), locale)}**"
+    return f"- {option_label(option, locale)}: **{render(_value(option, value), locale)}**"
 
 
 def _topics(rules: Ruleset, texts: dict[str, RulesText], locale: str) -> list[str]:

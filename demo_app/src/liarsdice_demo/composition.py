@@ -238,6 +238,10 @@ def catalog(locale: str = "en") -> dict[str, Any]:
                         "type": type(option.default).__name__,
                         "default": option.default,
                         "choices": list(option.choices) if option.choices else None,
+                        "choice_labels": {
+                            value: render(label, locale)
+                            for value, label in option.choice_labels.items()
+                        },
                         "minimum": option.minimum,
                         "maximum": option.maximum,
                     }

@@ -204,6 +204,7 @@ def client_text() -> dict[str, Any]:
         "out": gettext("out"),
         "away": gettext("away"),
         "botSeat": gettext(" · bot, {level}"),
+        "botName": gettext("{name} (bot)"),
         "connected": gettext("connected"),
         "connectedAs": gettext("connected · you are {name}"),
         "watching": gettext("watching (spectator)"),

@@ -12,6 +12,7 @@ names the faces, which are face up for everyone.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Mapping
 
 from liarsdice import phrases
@@ -59,9 +60,29 @@ def _whose(r: Resolution) -> Param:
     return _("{player}'s {bid}", player=r.bidder, bid=phrases.bid(r.bid)) if r.bid else r.bidder
 
 
+BOT_SUFFIX = " (bot)"
+"""How a bot's seat name ends ("Boris (bot)"); no player's nickname may (``players``)."""
+
+
+def _bots_named(text: Text) -> Text:
+    """``text`` with each bot's seat name ("Boris (bot)") said in the reader's language."""
+    params: dict[str, Param] = {}
+    for key, value in text.params.items():
+        if isinstance(value, Text):
+            value = _bots_named(value)
+        elif isinstance(value, str) and value.endswith(BOT_SUFFIX):
+            value = _("{name} (bot)", name=value.removesuffix(BOT_SUFFIX))
+        params[key] = value
+    return Text(text.msgid, params, text.domain, text.plural)
+
+
 def ruling(r: Resolution) -> Text:
     """One line explaining a ruling, e.g. "Iris challenged Knox's 5 fives: 5 counted, the bid
     stands — Iris loses the round"."""
+    return _bots_named(_ruling(r))
+
+
+def _ruling(r: Resolution) -> Text:
     tail: Param = _loses(r.losers)
     if r.call == "timeout" or r.count is None:
         return _("{player} ran out of time — {tail}", player=r.caller, tail=tail)
@@ -121,6 +142,11 @@ def _call(event: CallMade, calls: Mapping[str, CallKind]) -> Text:
 def line(event: Event, calls: Mapping[str, CallKind] | None = None) -> Text | None:
     """A public line for ``event``, or ``None`` for events not worth a line. ``calls``: the
     table's call kinds (``Ruleset.calls``), whose labels name calls."""
+    said = _line(event, calls)
+    return None if said is None else _bots_named(said)
+
+
+def _line(event: Event, calls: Mapping[str, CallKind] | None) -> Text | None:
     if isinstance(event, GameStarted):
         return _n(
             "New game: {players}, {n} die each",
@@ -172,3 +198,35 @@ def line(event: Event, calls: Mapping[str, CallKind] | None = None) -> Text | No
     # TurnPassed (whose turn it is shows on the table), PrivateStateSet (secret), PluginStateSet
     # and OpenerChosen get no line.
     return None
+
+
+class Log:
+    """A table's public log: its last ``size`` lines, each read once in each language asked for
+    (a table sends its whole log with every state). ``render(locale)`` is what a message holding
+    the log sends (:func:`liarsdice_demo.protocol.encode` reads it so)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._lines: deque[Text] = deque(maxlen=size)
+        self._read: dict[str, deque[str]] = {}
+
+    def append(self, line: Text) -> None:
+        self._lines.append(line)
+        for locale, read in self._read.items():
+            read.append(line.render(locale))
+
+    def clear(self) -> None:
+        self._lines.clear()
+        self._read.clear()
+
+    def render(self, locale: str) -> list[str]:
+        """The lines in ``locale``, oldest first."""
+        read = self._read.get(locale)
+        if read is None:
+            read = self._read[locale] = deque(
+                (line.render(locale) for line in self._lines), maxlen=self.size
+            )
+        return list(read)
+
+    def __len__(self) -> int:
+        return len(self._lines)

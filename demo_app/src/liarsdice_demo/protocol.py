@@ -20,6 +20,7 @@ import attrs
 import orjson
 
 from liarsdice.i18n import LOCALES, Text
+from liarsdice_demo.narrate import Log
 
 VERSION = 1
 MAX_MESSAGE = 2048
@@ -158,13 +159,14 @@ def message(kind: str, **fields: Any) -> dict[str, Any]:
 
 def encode(data: dict[str, Any], locale: str = "en") -> str:
     """The text of server message ``data``, as sent (non-string keys become strings), with every
-    :class:`~liarsdice.i18n.Text` in it read in ``locale``."""
+    :class:`~liarsdice.i18n.Text` (and a table's :class:`~liarsdice_demo.narrate.Log`) in it read
+    in ``locale``."""
     return orjson.dumps(data, default=_READERS[locale], option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-def _reader(locale: str) -> Callable[[Any], str]:
-    def read(value: Any) -> str:
-        if isinstance(value, Text):
+def _reader(locale: str) -> Callable[[Any], Any]:
+    def read(value: Any) -> Any:
+        if isinstance(value, Text | Log):
             return value.render(locale)
         raise TypeError(f"{type(value).__name__} is not JSON serialisable")
 

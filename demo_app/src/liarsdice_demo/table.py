@@ -32,7 +32,6 @@ import logging
 import secrets
 import threading
 import time
-from collections import deque
 from random import Random
 from typing import Any
 
@@ -141,7 +140,7 @@ class TableSession(TableStorage):
         self._reveal: dict[str, Any] | None = None
         self._pause_until: float | None = None
         """When the pause after a reveal ends (wall-clock time, stored), if one is running."""
-        self._log: deque[Text] = deque(maxlen=LOG_LINES)
+        self._log = narrate.Log(LOG_LINES)
         self._eliminated: list[tuple[str, int]] = []
         self._resolutions = 0
         self._bot_due: float | None = None
@@ -760,7 +759,7 @@ class TableSession(TableStorage):
             view=view,
             legal=legal,
             reveal=self._reveal,
-            log=list(self._log),
+            log=self._log,
         )
 
     def _payloads(

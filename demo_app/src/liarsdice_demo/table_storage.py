@@ -21,7 +21,6 @@ import json
 import secrets
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from random import Random
 from typing import Any, TypeVar
@@ -32,6 +31,7 @@ from liarsdice.game import Game
 from liarsdice.i18n import Text
 from liarsdice.limits import MoveLimit
 from liarsdice.serialization import from_data, to_data
+from liarsdice_demo import narrate
 from liarsdice_demo.composition import TableConfig, parse_config
 from liarsdice_demo.live_store import StoreConflict, StoredTable
 from liarsdice_demo.protocol import message
@@ -76,7 +76,7 @@ class TableStorage:
     _deadline_at: float | None
     _reveal: dict[str, Any] | None
     _pause_until: float | None
-    _log: deque[str]
+    _log: narrate.Log
     _eliminated: list[tuple[str, int]]
     _resolutions: int
     _moves: int

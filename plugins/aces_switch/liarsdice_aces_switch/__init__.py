@@ -39,7 +39,7 @@ def liarsdice_register_options(options: OptionRegistry) -> None:
             "what leaving ones costs: 2q+1 of a face after q ones, or 2q (then ones need more "
             "than half)"
         ),
-        choices=("double-plus-one", "double"),
+        choices={"double-plus-one": _("2q+1"), "double": _("2q")},
     )
     options.add("open_on_ones", True, _("may a round open with a bid on ones"))
 

@@ -62,7 +62,7 @@ def liarsdice_register_options(options: OptionRegistry) -> None:
         "reward",
         "regain-die",
         _("what a successful exact call earns"),
-        choices=("regain-die", "table-pays"),
+        choices={"regain-die": _("the caller regains a die"), "table-pays": _("the table pays")},
     )
     options.add(
         "window",
@@ -71,7 +71,7 @@ def liarsdice_register_options(options: OptionRegistry) -> None:
             "when the exact call is allowed: always, or only while more than half of all dice "
             "are in play"
         ),
-        choices=("always", "half"),
+        choices={"always": _("always"), "half": _("while more than half of all dice are in play")},
     )
 
 

@@ -48,7 +48,12 @@ def liarsdice_variant_info() -> VariantInfo:
 
 @hookimpl
 def liarsdice_register_options(options: OptionRegistry) -> None:
-    options.add("ones_rank", "low", _("where ones rank among the faces"), choices=("low", "high"))
+    options.add(
+        "ones_rank",
+        "low",
+        _("where ones rank among the faces"),
+        choices={"low": _("lowest"), "high": _("highest")},
+    )
 
 
 @hookimpl

@@ -76,7 +76,7 @@ def liarsdice_register_options(options: OptionRegistry) -> None:
         "limit",
         "player",
         _("how often anyone may pass (player: once a round each; round: once a round in all)"),
-        choices=("player", "round"),
+        choices={"player": _("once a round each"), "round": _("once a round in all")},
     )
     options.add(
         "min_dice", 2, _("the fewest dice a player must hold to pass"), minimum=1, maximum=5

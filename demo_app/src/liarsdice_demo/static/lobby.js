@@ -66,7 +66,7 @@ function optionInput(option) {
   if (option.type === "bool") {
     input = el("input", { type: "checkbox", checked: value === true, onchange });
   } else if (option.choices) {
-    input = el("select", { onchange }, option.choices.map((c) => el("option", { value: c, selected: c === value }, c)));
+    input = el("select", { onchange }, option.choices.map((c) => el("option", { value: c, selected: c === value, title: c }, option.choice_labels?.[c] ?? c)));
   } else if (option.type === "int") {
     input = el("input", { type: "number", value, min: option.minimum, max: option.maximum, onchange });
   } else {

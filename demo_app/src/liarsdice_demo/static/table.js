@@ -22,6 +22,8 @@ let audio = null; // the AudioContext of the turn sound, made on first use
 // rest of the page's text is in table.html.
 // A bot's seat: "Boris · bot, hard" (its name without "(bot)", then its level, or its kind).
 const botName = (name) => name.replace(/\s*\(bot\)/i, "");
+// A player's name where it stands alone: a bot's "(bot)" in the page's language.
+const shownName = (name) => (/\s*\(bot\)$/i.test(name ?? "") ? t("botName", { name: botName(name) }) : name);
 // Calls by their titles in the page's language (from the plugins that make them).
 const callTitle = (kind) => boot.config.call_titles?.[kind] ?? `${kind[0].toUpperCase()}${kind.slice(1)}`;
 // WebSocket close codes the server uses (docs/protocol.md).
@@ -233,13 +235,13 @@ function render(message) {
   const turn = view?.turn;
   const mine = message.seat !== null && view && turn === view.viewer;
   $("turn").textContent = table.status === "playing"
-    ? turn ? (mine ? t("yourTurn") : t("theirTurn", { name: turn })) : t("cupsLifted")
+    ? turn ? (mine ? t("yourTurn") : t("theirTurn", { name: shownName(turn) })) : t("cupsLifted")
     : "";
   $("turn").className = mine ? "turn mine" : "turn";
   deadline = table.remaining === null ? null : performance.now() + table.remaining * 1000;
   renderActions(message.legal);
   renderMine(message);
-  $("bids").replaceChildren(...(view?.bids ?? []).map((b) => el("li", {}, `${b.player}: ${bidText(b.bid)}`)));
+  $("bids").replaceChildren(...(view?.bids ?? []).map((b) => el("li", {}, `${shownName(b.player)}: ${bidText(b.bid)}`)));
   renderReveal(reveal);
   $("log").replaceChildren(...message.log.slice().reverse().map((line) => el("li", {}, line)));
   renderBanner(message);
@@ -437,7 +439,7 @@ function renderBanner(message) {
     banner.replaceChildren(el("strong", { id: "stopped" }, message.table.stopped));
     return;
   }
-  const parts = [el("strong", { id: "winner" }, t("wins", { name: winner }))];
+  const parts = [el("strong", { id: "winner" }, t("wins", { name: shownName(winner) }))];
   const ratings = message.table.ratings;
   if (ratings) {
     parts.push(el("span", {}, t("ratings", { list: Object.entries(ratings)
@@ -446,6 +448,12 @@ function renderBanner(message) {
   if (message.table.game_id) parts.push(" ", el("a", { href: `/games/${message.table.game_id}` }, t("replayGame")));
   banner.replaceChildren(...parts);
 }
+
+// The turn clock's seconds as the page's language writes them: "12 s" (as in "60 s per turn"),
+// "12 с" in Ukrainian and Russian.
+const SECONDS = document.documentElement.lang === "en" ? null
+  : new Intl.NumberFormat(document.documentElement.lang, { style: "unit", unit: "second", unitDisplay: "short" });
+const seconds = (n) => (SECONDS ? SECONDS.format(n) : `${n} s`);
 
 function tick() {
   const bar = $("clock-bar");
@@ -457,8 +465,8 @@ function tick() {
     bar.style.width = `${(100 * left) / state.table.turn_seconds}%`;
     bar.className = left < 10 ? "low" : "";
     const turn = $("turn");
-    const base = turn.textContent.replace(/ · \d+ s$/, "");
-    turn.textContent = `${base} · ${Math.ceil(left)} s`;
+    const base = turn.textContent.replace(/ · \d+\s?\S+$/, "");
+    turn.textContent = `${base} · ${seconds(Math.ceil(left))}`;
   }
   requestAnimationFrame(tick);
 }
