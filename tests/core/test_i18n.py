@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,7 +14,7 @@ from liarsdice import Ruleset, phrases
 from liarsdice.catalogs import problems, update
 from liarsdice.cli import cli
 from liarsdice.events import Event, Notice
-from liarsdice.i18n import Catalog, Text, negotiate, render, translations
+from liarsdice.i18n import Catalog, Text, fields, negotiate, render, translations
 from liarsdice.models import Bid
 from liarsdice.serialization import from_data, to_data
 
@@ -177,3 +178,24 @@ def test_an_options_value_reads_by_its_label_in_each_language() -> None:
         assert f"**{words}**" in page and "table-pays" not in page
     assert rules.option("calza.reward").value_label("regain-die") == "the caller regains a die"
     assert rules.option("revolver.chambers").value_label(6) == "6"
+
+
+def test_a_translation_that_drops_a_field_or_a_plural_form_reads_in_english(package: Path) -> None:
+    update(package, "i18n_probe", ("ru",))
+    ru = package / "locale/ru/LC_MESSAGES/i18n_probe.po"
+    _translate(ru, "Hello {name}", "Привет")  # {name} dropped: refused
+    text = ru.read_text().replace('msgstr[0] ""', 'msgstr[0] "остался {n} кубик"', 1)
+    ru.write_text(text)  # one plural form of three: the message is not used
+    import i18n_probe
+
+    assert i18n_probe.HELLO.render("ru") == "Hello Iris"
+    assert Catalog("i18n_probe").plural("{n} die left", "{n} dice left", n=21).render("ru") == (
+        "21 dice left"
+    )
+    assert any("not translated" in line for line in problems(package, "i18n_probe", ("ru",)))
+
+
+def test_escaped_braces_are_not_fields_and_a_bad_message_names_itself() -> None:
+    assert fields("Braces {{like this}} stay, {name} and %(other)s are filled") == {"name", "other"}
+    with pytest.raises(ValueError, match=re.escape("liarsdice: the message 'missing {x}'")):
+        str(Catalog("liarsdice").text("missing {x}"))

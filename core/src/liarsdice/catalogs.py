@@ -10,7 +10,6 @@ is not fuzzy and uses exactly the English message's fields (``{name}`` or ``%(na
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from liarsdice.i18n import LOCALES
+from liarsdice.i18n import LOCALES, fields
 
 #: The marker functions extraction looks for, with the arguments that are messages.
 KEYWORDS = {
@@ -37,8 +36,6 @@ TRANSLATED = tuple(locale for locale in LOCALES if locale != "en")
 HEADER = """\
 # The {domain} messages in {locale}.
 # Kept up to date with: liarsdice catalog update <the {domain} package folder>"""
-
-_FIELD = re.compile(r"\{(\w*)[^{}]*\}|%\((\w+)\)[sdif]")
 
 
 def po_path(package_dir: Path, domain: str, locale: str) -> Path:
@@ -81,7 +78,7 @@ def update(package_dir: Path, domain: str, locales: tuple[str, ...] = TRANSLATED
         catalog.obsolete.clear()
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as po:
-            write_po(po, catalog, width=100, omit_header=False, sort_output=False, no_location=True)
+            write_po(po, catalog, width=100, no_location=True, include_previous=True)
         written.append(path)
     return written
 
@@ -91,11 +88,6 @@ def _forms(value: object) -> tuple[str, ...]:
     if isinstance(value, list | tuple):
         return tuple(str(form or "") for form in value)
     return (str(value or ""),)
-
-
-def fields(message: str) -> set[str]:
-    """The format fields of a message: ``{name}`` and ``%(name)s`` names."""
-    return {brace or percent for brace, percent in _FIELD.findall(message)}
 
 
 def problems(package_dir: Path, domain: str, locales: tuple[str, ...] = TRANSLATED) -> list[str]:

@@ -174,8 +174,24 @@ def catalog() -> None:
     """Keep a package's translations (its locale/<lang>/LC_MESSAGES/<domain>.po) up to date."""
 
 
+def _package(ctx: click.Context, param: click.Parameter, value: Path) -> Path:
+    """The package folder named (resolved, so ``.`` works); a folder that is no package is bad
+    input, as its name is the catalogs' domain."""
+    folder = value.resolve()
+    if not (folder / "__init__.py").is_file():
+        raise click.BadParameter(
+            f"{value} is not a package (it has no __init__.py): name the folder whose name is the "
+            "import name, such as plugins/revolver/liarsdice_revolver",
+            ctx,
+            param,
+        )
+    return folder
+
+
 package_argument = click.argument(
-    "package", type=click.Path(exists=True, file_okay=False, path_type=Path)
+    "package",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    callback=_package,
 )
 
 

@@ -20,6 +20,7 @@ import pluggy
 
 from liarsdice import hookspecs, precedence
 from liarsdice.errors import PluginError, UnknownPreset, UnknownVariant
+from liarsdice.i18n import _
 from liarsdice.options import CallKind, CallRegistry, Option, OptionRegistry, VariantInfo
 from liarsdice.presets import Preset, PresetRegistry
 
@@ -172,7 +173,13 @@ def find_preset(name: str) -> Preset:
     """The preset ``name``; :class:`UnknownPreset` lists the available ones."""
     known = presets()
     if name not in known:
-        raise UnknownPreset(f"unknown preset {name!r}; available: {', '.join(known) or '(none)'}")
+        raise UnknownPreset(
+            _(
+                "unknown preset {name}; available: {known}",
+                name=repr(name),
+                known=", ".join(known) or "-",
+            )
+        )
     return known[name]
 
 
@@ -183,5 +190,11 @@ def find_variant(name: str) -> InstalledVariant:
         failed = broken()
         if name in failed:
             raise failed[name]
-        raise UnknownVariant(f"unknown variant {name!r}; installed: {', '.join(variants)}")
+        raise UnknownVariant(
+            _(
+                "unknown variant {name}; installed: {known}",
+                name=repr(name),
+                known=", ".join(variants),
+            )
+        )
     return variants[name]

@@ -144,9 +144,9 @@ def open_round(
 ) -> list[Event]:
     """:func:`start_round` on ``draft``, in place; returns the new events."""
     if draft.over:
-        raise IllegalAction(["the game is over"])
+        raise IllegalAction([_("the game is over")])
     if draft.in_round:
-        raise IllegalAction([f"round {draft.number} is still being played"])
+        raise IllegalAction([_("round {number} is still being played", number=draft.number)])
     assert draft.next_opener is not None
     if rolls is None:
         alive = [p for p in draft.players if p.alive]

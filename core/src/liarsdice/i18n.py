@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import functools
 import io
+import re
+import string
 from collections.abc import Callable, Iterable, Mapping
 from importlib import resources
 from typing import TypeAlias
@@ -71,17 +73,27 @@ class Text:
         return read
 
     def _render(self, locale: str) -> str:
-        catalog = translations(self.domain, locale)
-        if self.plural is None:
-            template = catalog.gettext(self.msgid)
-        else:
-            template = catalog.ngettext(self.msgid, self.plural, int(self.params["n"]))  # type: ignore[arg-type]
         values = {key: render(value, locale) for key, value in self.params.items()}
+        english = self.msgid if self.plural is None or values.get("n") == "1" else self.plural
+        if locale != "en":
+            catalog = translations(self.domain, locale)
+            if self.plural is None:
+                template = catalog.gettext(self.msgid)
+            else:
+                template = catalog.ngettext(self.msgid, self.plural, int(self.params["n"]))  # type: ignore[arg-type]
+            wanted = fields(self.msgid) | fields(self.plural or "")
+            if template != english and fields(template) == wanted:
+                try:
+                    return template.format(**values)
+                except (KeyError, IndexError, ValueError):
+                    pass  # a translation that does not fit reads in English
         try:
-            return template.format(**values)
-        except (KeyError, IndexError, ValueError):
-            english = self.msgid if self.plural is None or values.get("n") == "1" else self.plural
             return english.format(**values)
+        except (KeyError, IndexError, ValueError) as error:
+            raise ValueError(
+                f"{self.domain or 'a plain string'}: the message {english!r} cannot be filled in "
+                f"with {sorted(values)}: {error!r}"
+            ) from None
 
     def __str__(self) -> str:
         return self.render("en")
@@ -93,6 +105,20 @@ class Text:
 
     def __hash__(self) -> int:
         return hash(str(self))
+
+
+_PERCENT_FIELD = re.compile(r"%\((\w+)\)[sdif]")
+
+
+def fields(message: str) -> set[str]:
+    """The fields a message fills in: ``{name}`` (not ``{{``) and ``%(name)s`` names."""
+    try:
+        names = {name for _, name, _, _ in string.Formatter().parse(message) if name is not None}
+    except ValueError:  # not a valid format string: it has no fields to fill
+        names = set()
+    return {name.split(".")[0].split("[")[0] for name in names} | set(
+        _PERCENT_FIELD.findall(message)
+    )
 
 
 def render(value: Param | None, locale: str = "en") -> str:
@@ -151,6 +177,9 @@ def translations(domain: str, locale: str) -> NullTranslations:
         return NullTranslations()
     with path.open("rb") as po:
         catalog = read_po(po, locale=locale, domain=domain)
+    for message in list(catalog):  # a plural with a form missing reads wholly in English
+        if message.id and isinstance(message.string, tuple) and not all(message.string):
+            catalog.delete(message.id, context=message.context)
     compiled = io.BytesIO()
     write_mo(compiled, catalog)
     compiled.seek(0)

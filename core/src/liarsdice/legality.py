@@ -12,8 +12,9 @@ import itertools
 import json
 from collections.abc import Mapping
 
+from liarsdice import phrases
 from liarsdice.contracts import call_one
-from liarsdice.i18n import Reason
+from liarsdice.i18n import Reason, _
 from liarsdice.models import (
     JSON,
     NO_PAYLOAD,
@@ -34,16 +35,16 @@ def turn_problem(draft: Draft, player: str) -> Reason | None:
     if draft.turn == player and draft.in_round and draft.winner is None:
         return None
     if draft.over:
-        return "the game is over"
+        return _("the game is over")
     if not draft.in_round:
-        return "no round is being played"
+        return _("no round is being played")
     try:
         seat = draft.player(player)
     except KeyError:
-        return f"{player!r} is not at this table"
+        return _("{player} is not at this table", player=repr(player))
     if not seat.alive:
-        return f"{player} is out of the game"
-    return f"not {player}'s turn"
+        return _("{player} is out of the game", player=player)
+    return _("not {player}'s turn", player=player)
 
 
 def payload_problems(rules: Ruleset, action: str, payload: Payload) -> list[Reason]:
@@ -81,11 +82,17 @@ def draft_bid_problems(
     if problem:
         return [problem]
     if not bid.whole:
-        return ["a bid is a whole quantity and a face"]
+        return [_("a bid is a whole quantity and a face")]
     if not 1 <= bid.face <= 6:
-        return [f"there is no face {bid.face}: dice show 1 to 6"]
+        return [_("there is no face {face}: dice show 1 to 6", face=bid.face)]
     if not 1 <= bid.quantity <= draft.dice_in_play:
-        return [f"{bid} is not 1 to {draft.dice_in_play} dice, the dice in play"]
+        return [
+            _(
+                "{bid} is not 1 to {n} dice, the dice in play",
+                bid=phrases.bid(bid),
+                n=draft.dice_in_play,
+            )
+        ]
     if payload is not NO_PAYLOAD:
         malformed = payload_problems(rules, "bid", payload)
         if malformed:
@@ -101,7 +108,9 @@ def draft_bid_problems(
         problems += hooks.bid_problem(draft.freeze(), player, bid, payload)
     current = draft.current_bid
     if current is not None and hooks.bid_rank(bid) <= hooks.bid_rank(current):
-        problems.append(f"{bid} does not raise {current}")
+        problems.append(
+            _("{bid} does not raise {current}", bid=phrases.bid(bid), current=phrases.bid(current))
+        )
     return problems
 
 
@@ -150,9 +159,15 @@ def draft_call_problems(
     if problem:
         return [problem]
     if kind not in rules.calls:
-        return [f"unknown call {kind!r}; this table allows: {', '.join(rules.calls)}"]
+        return [
+            _(
+                "unknown call {kind}; this table allows: {calls}",
+                kind=repr(kind),
+                calls=", ".join(rules.calls),
+            )
+        ]
     if not draft.bids:
-        return ["the opener cannot call: there is no bid yet"]
+        return [_("the opener cannot call: there is no bid yet")]
     if payload is not NO_PAYLOAD:
         malformed = payload_problems(rules, kind, payload)
         if malformed:

@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
 
 from liarsdice.errors import BadOptionValue
-from liarsdice.i18n import Text
+from liarsdice.i18n import Text, _
 from liarsdice.models import JSON
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
 
-def _a(noun: str) -> str:
-    return f"an {noun}" if noun[0] in "aeiou" else f"a {noun}"
+#: "option X takes a Y, not Z", by the option's type.
+_TAKES: Mapping[str, Callable[..., Text]] = {
+    "bool": lambda **fields: _("option {key} takes a bool, not {value}", **fields),
+    "int": lambda **fields: _("option {key} takes an int, not {value}", **fields),
+    "str": lambda **fields: _("option {key} takes a str, not {value}", **fields),
+}
 
 
 @attrs.frozen
@@ -57,15 +61,34 @@ class Option:
         if isinstance(value, str) and kind is not str:
             value = self._from_text(value, kind)
         if type(value) is not kind:
-            raise BadOptionValue(f"option {self.key} takes {_a(kind.__name__)}, not {value!r}")
+            raise BadOptionValue(_TAKES[kind.__name__](key=self.key, value=repr(value)))
         if self.choices is not None and value not in self.choices:
             raise BadOptionValue(
-                f"option {self.key} must be one of {', '.join(self.choices)}, not {value!r}"
+                _(
+                    "option {key} must be one of {choices}, not {value}",
+                    key=self.key,
+                    choices=", ".join(self.choices),
+                    value=repr(value),
+                )
             )
         if self.minimum is not None and value < self.minimum:
-            raise BadOptionValue(f"option {self.key} must be at least {self.minimum}, not {value}")
+            raise BadOptionValue(
+                _(
+                    "option {key} must be at least {minimum}, not {value}",
+                    key=self.key,
+                    minimum=self.minimum,
+                    value=value,
+                )
+            )
         if self.maximum is not None and value > self.maximum:
-            raise BadOptionValue(f"option {self.key} must be at most {self.maximum}, not {value}")
+            raise BadOptionValue(
+                _(
+                    "option {key} must be at most {maximum}, not {value}",
+                    key=self.key,
+                    maximum=self.maximum,
+                    value=value,
+                )
+            )
         return value
 
     def _from_text(self, text: str, kind: type) -> JSON:
@@ -77,7 +100,7 @@ class Option:
                 return int(lowered)
             except ValueError:
                 pass
-        raise BadOptionValue(f"option {self.key} takes {_a(kind.__name__)}, not {text!r}")
+        raise BadOptionValue(_TAKES[kind.__name__](key=self.key, value=repr(text)))
 
     def describe(self) -> str:
         """One line for help pages: key, type or choices, default and help text."""

@@ -11,7 +11,10 @@ from collections.abc import Sequence
 from liarsdice.i18n import Param, Text, _, _n
 from liarsdice.models import Bid
 
+# A bid is always said as an object ("Iris bids 1 two", "a challenge on Knox's 1 two"), so its
+# Ukrainian and Russian forms are accusative ("1 двійку", "1 двойку").
 _FACES_PLURAL = {
+    # Translators: a bid as the object of a verb or "on": accusative ("1 одиницю").
     1: lambda n: _n("{n} one", "{n} ones", n=n),
     2: lambda n: _n("{n} two", "{n} twos", n=n),
     3: lambda n: _n("{n} three", "{n} threes", n=n),
@@ -35,7 +38,8 @@ def faces(face: int) -> Text:
 
 
 def bid(value: Bid) -> Text:
-    """A bid as players say it: "5 fives", "1 six"."""
+    """A bid as players say it as an object ("bids 5 fives", "on 1 six"): in Ukrainian and
+    Russian, accusative."""
     counted = _FACES_PLURAL.get(value.face)
     if counted is None or not value.whole:
         return _("{quantity} face-{face}", quantity=value.quantity, face=value.face)

@@ -113,11 +113,18 @@ def _resolve_options(
             plugin = key.partition(".")[0]
             if plugin not in names:
                 raise UnknownOption(
-                    f"unknown option {key}: variant {plugin!r} is not in this ruleset"
+                    _(
+                        "unknown option {key}: variant {plugin} is not in this ruleset",
+                        key=key,
+                        plugin=repr(plugin),
+                    )
                 )
             own = sorted(k for k in declared if k.startswith(f"{plugin}."))
-            has = f"its options are {', '.join(own)}" if own else "it has no options"
-            raise UnknownOption(f"unknown option {key}: {has}")
+            if own:
+                raise UnknownOption(
+                    _("unknown option {key}: its options are {own}", key=key, own=", ".join(own))
+                )
+            raise UnknownOption(_("unknown option {key}: it has no options", key=key))
         resolved[key] = declared[key].parse(value)
     return resolved
 

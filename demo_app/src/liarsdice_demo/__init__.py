@@ -94,7 +94,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     @app.errorhandler(HTTPException)
     def _error(error: HTTPException) -> tuple[str, int]:
-        return render_template("error.html", error=error), error.code or 500
+        code = error.code or 500
+        return render_template("error.html", error=i18n.http_error(error)), code
 
     @app.errorhandler(StoreUnavailable)
     def _store_down(problem: Exception) -> Response:
@@ -115,7 +116,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 def _unavailable(text: str) -> Response:
     """A 503 page saying ``text``, to be retried in a few seconds."""
-    answer = make_response(render_template("error.html", error=ServiceUnavailable(text)), 503)
+    shown = i18n.http_error(ServiceUnavailable(text))
+    answer = make_response(render_template("error.html", error=shown), 503)
     answer.headers["Retry-After"] = "5"
     return answer
 

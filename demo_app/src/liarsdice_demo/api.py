@@ -55,7 +55,7 @@ def _body() -> dict[str, Any]:
 @bp.get("/catalog")
 def get_catalog() -> Response:
     """Installed variants with their options, presets and bot kinds."""
-    return jsonify(catalog())
+    return jsonify(catalog(page_locale()))
 
 
 @bp.post("/validate")
@@ -136,7 +136,7 @@ def get_table(code: str) -> Response | tuple[Response, int]:
     table = current_hub().get(code)
     if table is None:
         return _refuse(gettext("no live table has the code %(code)s", code=repr(code)), 404)
-    return jsonify(ok=True, **table.summary(), config=table.config.summary())
+    return jsonify(ok=True, **table.summary(), config=table.config.summary(page_locale()))
 
 
 @bp.post("/tables/<code>/seat")

@@ -27,6 +27,7 @@ import re
 from typing import Any
 
 from flask import Flask, current_app, jsonify, request
+from flask_babel import gettext
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
@@ -80,7 +81,7 @@ def check_request() -> tuple[Response, int] | None:
     if foreign_request():
         return _refuse("cross-site request refused", 403)
     if changing and request.mimetype != "application/json":
-        return _refuse("send the request as application/json", 415)
+        return _refuse(gettext("send the request as application/json"), 415)
     return None
 
 

@@ -26,6 +26,7 @@ from babel import Locale
 from babel.support import NullTranslations
 from flask import Flask, has_request_context, request
 from flask_babel import Babel, Domain, get_locale, gettext, ngettext
+from werkzeug.exceptions import HTTPException
 from werkzeug.utils import cached_property
 from werkzeug.wrappers import Response
 
@@ -253,3 +254,32 @@ def client_text() -> dict[str, Any]:
         "replayGame": gettext("Replay this game"),
         "levels": {level: gettext(word) for level, word in LEVELS.items()},
     }
+
+
+# --- error pages --------------------------------------------------------------------------------
+
+HTTP_NAMES = {
+    400: N_("Bad Request"),
+    403: N_("Forbidden"),
+    404: N_("Not Found"),
+    405: N_("Method Not Allowed"),
+    413: N_("Request Entity Too Large"),
+    415: N_("Unsupported Media Type"),
+    429: N_("Too Many Requests"),
+    500: N_("Internal Server Error"),
+    503: N_("Service Unavailable"),
+}
+"""The status names an error page shows, translated."""
+NOT_HERE = N_("There is no such page here.")
+WENT_WRONG = N_("This request could not be answered.")
+
+
+def http_error(error: HTTPException) -> dict[str, Any]:
+    """What an error page shows of ``error``, in the page's language: its code, its name, and its
+    description (Werkzeug's own English one replaced by a translated line)."""
+    code = error.code or 500
+    description = error.description
+    if description == type(error).description:  # Werkzeug's default text, in English
+        description = gettext(NOT_HERE if code == 404 else WENT_WRONG)
+    name = gettext(HTTP_NAMES[code]) if code in HTTP_NAMES else error.name
+    return {"code": code, "name": name, "description": description}

@@ -34,11 +34,13 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, current_app, g, jsonify, render_template, request, url_for
+from flask_babel import gettext
 from flask_limiter import Limiter, RateLimitExceeded
 from limits import parse_many
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response
 
+from liarsdice_demo import i18n
 from liarsdice_demo.clients import client_key
 
 DEFAULTS: dict[str, Any] = {
@@ -136,12 +138,12 @@ def too_many_requests(error: TooManyRequests) -> tuple[Response | str, int, dict
     (a waiting request costs a sleeping greenlet, nothing more), so refusing it stays cheap."""
     time.sleep(current_app.config["LIMIT_TARPIT_SECONDS"])
     wait = g.retry_after = retry_seconds(error)
-    text = f"too many requests: try again in {wait} s"
+    text = gettext("too many requests: try again in %(wait)s s", wait=wait)
     headers = {"Retry-After": str(wait)}
     if request.path.startswith("/api/"):
         return jsonify(ok=False, error=text), 429, headers
     shown = TooManyRequests(description=text[0].upper() + text[1:] + ".")
-    return render_template("error.html", error=shown), 429, headers
+    return render_template("error.html", error=i18n.http_error(shown)), 429, headers
 
 
 def _same_retry_after(response: Response) -> Response:

@@ -280,7 +280,7 @@ class TableSession(TableStorage):
                     code=self.code,
                     seat=conn.seat,
                     name=seat.name if seat else None,
-                    config=self.config.summary(),
+                    config=self.config.summary(conn.locale),
                 )
             )
             if seat is not None:
