@@ -27,7 +27,6 @@ from collections.abc import Callable, Iterable, Mapping
 from importlib import resources
 from typing import TypeAlias
 
-import attrs
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
@@ -44,11 +43,6 @@ Reason: TypeAlias = "str | Text"
 """Why something is refused: a plain string or a text to translate."""
 
 
-def _params(value: Mapping[str, Param]) -> Mapping[str, Param]:
-    return dict(value)
-
-
-@attrs.frozen(eq=False)
 class Text:
     """A message to a player, to be read in any language.
 
@@ -57,13 +51,30 @@ class Text:
     match the English ones is not used (the English is). Like a lazy string, a text equals any
     text or string that reads the same in English (``Notice(...).text == "Iris passes"``). A text
     is read once per language: the reading is kept (a table sends its log over and over).
+
+    A plain class with slots rather than an attrs class: a table makes a few texts per move, and
+    this is what makes that cheap. Treat a text as immutable.
     """
 
-    msgid: str
-    params: Mapping[str, Param] = attrs.field(factory=dict, converter=_params)
-    domain: str = CORE_DOMAIN
-    plural: str | None = None
-    _read: dict[str, str] = attrs.field(init=False, factory=dict, repr=False, eq=False)
+    __slots__ = ("_read", "domain", "msgid", "params", "plural")
+
+    def __init__(
+        self,
+        msgid: str,
+        params: Mapping[str, Param] | None = None,
+        domain: str = CORE_DOMAIN,
+        plural: str | None = None,
+    ) -> None:
+        self.msgid = msgid
+        self.params: Mapping[str, Param] = {} if params is None else params
+        self.domain = domain
+        self.plural = plural
+        self._read: dict[str, str] = {}
+
+    def __repr__(self) -> str:
+        return f"Text({self.msgid!r}, {dict(self.params)!r}, domain={self.domain!r}" + (
+            f", plural={self.plural!r})" if self.plural is not None else ")"
+        )
 
     def render(self, locale: str = "en") -> str:
         """This text in ``locale`` (English for an unknown locale or a missing message)."""
@@ -73,7 +84,10 @@ class Text:
         return read
 
     def _render(self, locale: str) -> str:
-        values = {key: render(value, locale) for key, value in self.params.items()}
+        values = {
+            key: value.render(locale) if type(value) is Text else str(value)
+            for key, value in self.params.items()
+        }
         english = self.msgid if self.plural is None or values.get("n") == "1" else self.plural
         if locale != "en":
             catalog = translations(self.domain, locale)

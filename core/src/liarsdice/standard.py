@@ -22,6 +22,11 @@ _WILD = {face: frozenset({face, 1}) for face in range(2, 7)} | {1: frozenset({1}
 _PLAIN = {face: frozenset({face}) for face in range(1, 7)}
 
 
+NO_BIDS_ON_ONES = _("ones are wild: no bids on ones")
+
+NOT_YOUR_OWN_BID = _("you cannot challenge your own bid")
+
+
 @hookimpl
 def liarsdice_variant_info() -> VariantInfo:
     return VariantInfo(
@@ -65,7 +70,7 @@ def liarsdice_bid_rank(bid: Bid) -> RankKey:
 @hookimpl
 def liarsdice_face_allowed(face: int, options: Options) -> bool | Text:
     if face == 1 and options[WILD_ONES]:
-        return _("ones are wild: no bids on ones")
+        return NO_BIDS_ON_ONES
     return True
 
 
@@ -78,7 +83,7 @@ def liarsdice_matching_faces(face: int, options: Options) -> frozenset[int]:
 def liarsdice_call_problem(state: GameState, player: str, call: str) -> Text | None:
     assert state.round is not None and state.round.bids
     if call == "challenge" and state.round.bids[-1].player == player:
-        return _("you cannot challenge your own bid")
+        return NOT_YOUR_OWN_BID
     return None
 
 

@@ -12,6 +12,7 @@ names the faces, which are face up for everyone.
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from collections.abc import Mapping
 
@@ -43,50 +44,71 @@ def _loses(losers: tuple[str, ...]) -> Text:
     if not losers:
         return _("nobody loses the round")
     if len(losers) == 1:
-        return _("{player} loses the round", player=losers[0])
-    return _("{players} lose the round", players=phrases.listing(losers))
+        return _("{player} loses the round", player=_who(losers[0]))
+    return _("{players} lose the round", players=_listing(losers))
 
 
 def _lose(losers: tuple[str, ...]) -> Text:
     """ "Knox loses", "Knox and Lu lose" (after who won the round)."""
     if len(losers) == 1:
-        return _("{player} loses", player=losers[0])
-    return _("{players} lose", players=phrases.listing(losers))
+        return _("{player} loses", player=_who(losers[0]))
+    return _("{players} lose", players=_listing(losers))
 
 
 def _whose(r: Resolution) -> Param:
     if r.bidder is None:
         return phrases.bid(r.bid) if r.bid is not None else ""
-    return _("{player}'s {bid}", player=r.bidder, bid=phrases.bid(r.bid)) if r.bid else r.bidder
+    return (
+        _("{player}'s {bid}", player=_who(r.bidder), bid=phrases.bid(r.bid))
+        if r.bid
+        else _who(r.bidder)
+    )
 
 
 BOT_SUFFIX = " (bot)"
 """How a bot's seat name ends ("Boris (bot)"); no player's nickname may (``players``)."""
 
 
+@functools.lru_cache(maxsize=256)
+def _bot(name: str) -> Text:
+    """A bot's seat name as its own text (one per name: it is read once per language)."""
+    return _("{name} (bot)", name=name.removesuffix(BOT_SUFFIX))
+
+
+def _who(name: str) -> Param:
+    """A player's name as said: a bot's "(bot)" in the reader's language."""
+    return _bot(name) if name.endswith(BOT_SUFFIX) else name
+
+
+def _listing(names: tuple[str, ...] | list[str]) -> Param:
+    return phrases.listing([_who(name) for name in names])
+
+
 def _bots_named(text: Text) -> Text:
-    """``text`` with each bot's seat name ("Boris (bot)") said in the reader's language."""
+    """A plugin's ``text`` with each bot's seat name ("Boris (bot)") in it said in the reader's
+    language (``text`` itself when it names no bot)."""
     params: dict[str, Param] = {}
+    changed = False
     for key, value in text.params.items():
+        named = value
         if isinstance(value, Text):
-            value = _bots_named(value)
+            named = _bots_named(value)
         elif isinstance(value, str) and value.endswith(BOT_SUFFIX):
-            value = _("{name} (bot)", name=value.removesuffix(BOT_SUFFIX))
-        params[key] = value
-    return Text(text.msgid, params, text.domain, text.plural)
+            named = _bot(value)
+        params[key] = named
+        changed = changed or named is not value
+    return Text(text.msgid, params, text.domain, text.plural) if changed else text
 
 
+@functools.lru_cache(maxsize=1024)
 def ruling(r: Resolution) -> Text:
     """One line explaining a ruling, e.g. "Iris challenged Knox's 5 fives: 5 counted, the bid
-    stands — Iris loses the round"."""
-    return _bots_named(_ruling(r))
-
-
-def _ruling(r: Resolution) -> Text:
+    stands — Iris loses the round" (one text per ruling: the log line and the reveal share it,
+    and so its readings)."""
     tail: Param = _loses(r.losers)
     if r.call == "timeout" or r.count is None:
-        return _("{player} ran out of time — {tail}", player=r.caller, tail=tail)
-    fields: dict[str, Param] = {"caller": r.caller, "whose": _whose(r), "count": r.count}
+        return _("{player} ran out of time — {tail}", player=_who(r.caller), tail=tail)
+    fields: dict[str, Param] = {"caller": _who(r.caller), "whose": _whose(r), "count": r.count}
     if r.call == "challenge":
         if r.success:
             said = _("{caller} challenged {whose}: {count} counted, the bid was a lie", **fields)
@@ -96,7 +118,7 @@ def _ruling(r: Resolution) -> Text:
         if r.success:
             said = _("{caller} called exact on {whose}: {count} counted, exactly right", **fields)
             if r.winners:
-                winners = _("{players} wins the round", players=phrases.listing(r.winners))
+                winners = _("{players} wins the round", players=_listing(r.winners))
                 tail = (
                     _("{won}, {lost}", won=winners, lost=_lose(r.losers)) if r.losers else winners
                 )
@@ -109,14 +131,14 @@ def _ruling(r: Resolution) -> Text:
         if r.success:
             said = _(
                 "{caller} doubted the pass: {passer}'s dice were not all alike",
-                caller=r.caller,
-                passer=passer[0],
+                caller=_who(r.caller),
+                passer=_who(passer[0]) if isinstance(passer[0], str) else passer[0],
             )
         else:
             said = _(
                 "{caller} doubted the pass: {passer}'s dice were all alike",
-                caller=r.caller,
-                passer=passer[0],
+                caller=_who(r.caller),
+                passer=_who(passer[0]) if isinstance(passer[0], str) else passer[0],
             )
     else:
         fields["call"] = r.call
@@ -131,33 +153,28 @@ def _ruling(r: Resolution) -> Text:
 
 def _call(event: CallMade, calls: Mapping[str, CallKind]) -> Text:
     if event.kind == "pass":
-        return _("{player} passes", player=event.player)
+        return _("{player} passes", player=_who(event.player))
     if event.kind == "doubt":
-        return _("{player} doubts the pass", player=event.player)
+        return _("{player} doubts the pass", player=_who(event.player))
     known = calls.get(event.kind)
     name = known.title if known is not None else event.kind
-    return _("{player} calls “{call}”", player=event.player, call=name)
+    return _("{player} calls “{call}”", player=_who(event.player), call=name)
 
 
 def line(event: Event, calls: Mapping[str, CallKind] | None = None) -> Text | None:
     """A public line for ``event``, or ``None`` for events not worth a line. ``calls``: the
     table's call kinds (``Ruleset.calls``), whose labels name calls."""
-    said = _line(event, calls)
-    return None if said is None else _bots_named(said)
-
-
-def _line(event: Event, calls: Mapping[str, CallKind] | None) -> Text | None:
     if isinstance(event, GameStarted):
         return _n(
             "New game: {players}, {n} die each",
             "New game: {players}, {n} dice each",
-            players=phrases.listing(event.players),
+            players=_listing(event.players),
             n=event.dice_per_player,
         )
     if isinstance(event, RoundStarted):
-        return _("Round {number}: {player} opens", number=event.number, player=event.opener)
+        return _("Round {number}: {player} opens", number=event.number, player=_who(event.opener))
     if isinstance(event, BidMade):
-        return _("{player} bids {bid}", player=event.player, bid=phrases.bid(event.bid))
+        return _("{player} bids {bid}", player=_who(event.player), bid=phrases.bid(event.bid))
     if isinstance(event, CallMade):
         return _call(event, calls or {})
     if isinstance(event, DiceShown):
@@ -165,7 +182,7 @@ def _line(event: Event, calls: Mapping[str, CallKind] | None) -> Text | None:
         return _n(
             "{player} puts {n} die face up: {faces}",
             "{player} puts {n} dice face up: {faces}",
-            player=event.player,
+            player=_who(event.player),
             n=len(event.dice),
             faces=faces,
         )
@@ -173,15 +190,19 @@ def _line(event: Event, calls: Mapping[str, CallKind] | None) -> Text | None:
         return _n(
             "{player} rerolls {n} die under the cup",
             "{player} rerolls {n} dice under the cup",
-            player=event.player,
+            player=_who(event.player),
             n=len(event.dice),
         )
     if isinstance(event, TimedOut):
-        return _("{player}'s clock ran out", player=event.player)
+        return _("{player}'s clock ran out", player=_who(event.player))
     if isinstance(event, RoundResolved):
         return ruling(event.resolution)
     if isinstance(event, DiceChanged):
-        fields = {"player": event.player, "n": abs(event.delta), "reason": event.reason}
+        fields = {
+            "player": _who(event.player),
+            "n": abs(event.delta),
+            "reason": _bots_named(event.reason),
+        }
         if event.delta < 0:
             return _n(
                 "{player} loses {n} die ({reason})", "{player} loses {n} dice ({reason})", **fields
@@ -190,11 +211,15 @@ def _line(event: Event, calls: Mapping[str, CallKind] | None) -> Text | None:
             "{player} gains {n} die ({reason})", "{player} gains {n} dice ({reason})", **fields
         )
     if isinstance(event, Eliminated):
-        return _("{player} is out ({reason})", player=event.player, reason=event.reason)
-    if isinstance(event, Notice):
-        return event.text
+        return _(
+            "{player} is out ({reason})",
+            player=_who(event.player),
+            reason=_bots_named(event.reason),
+        )
+    if isinstance(event, Notice):  # a plugin's text: its names are filled in by the plugin
+        return _bots_named(event.text)
     if isinstance(event, GameWon):
-        return _("{player} wins the game!", player=event.player)
+        return _("{player} wins the game!", player=_who(event.player))
     # TurnPassed (whose turn it is shows on the table), PrivateStateSet (secret), PluginStateSet
     # and OpenerChosen get no line.
     return None

@@ -30,6 +30,7 @@ from liarsdice.events import Event, RoundResolved
 from liarsdice.game import Game
 from liarsdice.i18n import Text
 from liarsdice.limits import MoveLimit
+from liarsdice.models import Bid, Resolution
 from liarsdice.serialization import from_data, to_data
 from liarsdice_demo import narrate
 from liarsdice_demo.composition import TableConfig, parse_config
@@ -407,14 +408,25 @@ def _config(data: str) -> TableConfig:
 
 
 def _reveal_data(reveal: dict[str, Any] | None) -> dict[str, Any] | None:
-    """A reveal message as stored: its explanation (a text) as data."""
+    """A reveal message as stored: without its explanation, which its ruling's fields give."""
     if reveal is None:
         return None
-    return {**reveal, "explanation": to_data(reveal["explanation"], Text)}
+    return {key: value for key, value in reveal.items() if key != "explanation"}
 
 
 def _reveal_from(data: dict[str, Any] | None) -> dict[str, Any] | None:
-    """A stored reveal message, its explanation a text again (any language can read it)."""
+    """A stored reveal message, its explanation worked out again from its ruling's fields (a
+    text any language can read)."""
     if data is None:
         return None
-    return {**data, "explanation": from_data(data["explanation"], Text)}
+    ruling = Resolution(
+        call=data["call"],
+        caller=data["caller"],
+        bidder=data["bidder"],
+        bid=None if data["bid"] is None else from_data(data["bid"], Bid),
+        count=data["count"],
+        success=data["success"],
+        losers=tuple(data["losers"]),
+        winners=tuple(data["winners"]),
+    )
+    return {**data, "explanation": narrate.ruling(ruling)}

@@ -16,6 +16,8 @@ from liarsdice.rulestext import RulesText
 
 _, _n = Catalog(__name__).markers()
 
+NO_OPENING_ON_ONES = _("aces-switch: a round may not open on ones")
+
 NAME = "aces-switch"
 
 
@@ -67,7 +69,7 @@ def liarsdice_face_allowed(state: GameState, face: int, options: Options) -> boo
         return None
     opening = state.round is None or not state.round.bids
     if opening and not options["aces-switch.open_on_ones"]:
-        return _("aces-switch: a round may not open on ones")
+        return NO_OPENING_ON_ONES
     return True
 
 

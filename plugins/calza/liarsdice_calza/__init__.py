@@ -41,6 +41,8 @@ from liarsdice.options import CallRegistry, OptionRegistry
 
 _, _n = Catalog(__name__).markers()
 
+NOT_YOUR_OWN_BID = _("calza: you cannot call your own bid exact")
+
 NAME = "calza"
 EXACT = "exact"
 ROUNDS_FACTOR = 3
@@ -92,7 +94,7 @@ def liarsdice_call_problem(
         return None
     assert state.round is not None and state.round.bids
     if state.round.bids[-1].player == player:
-        return _("calza: you cannot call your own bid exact")
+        return NOT_YOUR_OWN_BID
     if options["calza.window"] != "half":
         return None
     total = len(state.players) * state.dice_per_player

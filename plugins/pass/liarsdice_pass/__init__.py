@@ -39,6 +39,8 @@ from liarsdice.rulestext import RulesText
 
 _, _n = Catalog(__name__).markers()
 
+PASSED_ALREADY = _("pass: each player may pass once a round, and you have")
+
 NAME = "pass"
 PASS = "pass"
 DOUBT = "doubt"
@@ -109,7 +111,7 @@ def liarsdice_call_problem(
         return None
     done = passed(state)
     if options["pass.limit"] == "player" and player in done:
-        return _("pass: each player may pass once a round, and you have")
+        return PASSED_ALREADY
     if options["pass.limit"] == "round" and done:
         return _("pass: one pass a round, and {player} has passed", player=done[0])
     fewest = options["pass.min_dice"]

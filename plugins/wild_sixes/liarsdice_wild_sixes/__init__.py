@@ -16,6 +16,8 @@ from liarsdice.rulestext import RulesText
 
 _, _n = Catalog(__name__).markers()
 
+NO_BIDS_ON_SIXES = _("sixes are wild: no bids on sixes")
+
 NAME = "wild-sixes"
 WILD = 6
 _COUNTED = {face: frozenset({face, WILD}) for face in range(1, 6)} | {WILD: frozenset({WILD})}
@@ -54,7 +56,7 @@ def liarsdice_matching_faces(face: int) -> frozenset[int]:
 @hookimpl
 def liarsdice_face_allowed(face: int, options: Options) -> Text | None:
     if face == WILD and not options["wild-sixes.bid_sixes"]:
-        return _("sixes are wild: no bids on sixes")
+        return NO_BIDS_ON_SIXES
     return None
 
 
