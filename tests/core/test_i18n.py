@@ -19,12 +19,11 @@ from liarsdice.models import Bid
 from liarsdice.serialization import from_data, to_data
 
 CORE = Path(__file__).parents[2] / "core" / "src" / "liarsdice"
-DEMO = Path(__file__).parents[2] / "demo_app" / "src" / "liarsdice_demo"
 
 
-@pytest.mark.parametrize("package", [CORE, DEMO], ids=lambda p: p.name)
-def test_core_and_demo_catalogs_are_complete(package: Path) -> None:
-    assert problems(package, package.name) == []
+def test_core_catalogs_are_complete() -> None:
+    # The demo's (its templates need Jinja's extractor) are checked by the demo's own tests.
+    assert problems(CORE, CORE.name) == []
 
 
 def test_a_text_reads_in_each_language_with_its_parts_translated() -> None:
