@@ -55,11 +55,15 @@ class TableConfig:
     turn_seconds: int = DEFAULT_TURN
     rated: bool = False
     dice_per_player: int = 5
+    _title: str = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_title", self.title_in("en"))  # stored with every commit
 
     @property
     def title(self) -> str:
         """A short name for the table's rules (in English)."""
-        return self.title_in("en")
+        return self._title
 
     def title_in(self, locale: str) -> str:
         """A short name for the table's rules in ``locale``."""
