@@ -20,12 +20,19 @@ from liarsdice.rulestext import TOPICS, RulesText
 
 if TYPE_CHECKING:
     from liarsdice.options import Option
+    from liarsdice.presets import Preset
     from liarsdice.ruleset import Ruleset
 
 
-#: The line that opens a preset's page. The preset's ``source`` (the rule sets it follows, such as
-#: "seed 000") is for the project, not for players: it is not shown.
-PRESET_INTRO = _("Preset **{name}** — {title}. {summary}")
+def preset_intro(preset: Preset) -> Text:
+    """The line that opens a preset's page. The preset's ``source`` (the rule sets it follows,
+    such as "seed 000") is for the project, not for players: it is not shown."""
+    return _(
+        "Preset **{name}** — {title}. {summary}",
+        name=preset.name,
+        title=preset.title,
+        summary=preset.summary,
+    )
 
 
 def text_of(rules: Ruleset, name: str) -> RulesText:
@@ -106,11 +113,7 @@ def page(rules: Ruleset, locale: str = "en") -> str:
     title = " + ".join(render(variant.info.title, locale) for variant in rules.variants)
     if rules.preset is not None:
         preset = rules.preset
-        intro = Text(
-            PRESET_INTRO.msgid,
-            {"name": preset.name, "title": preset.title, "summary": preset.summary},
-        )
-        sections.insert(0, intro.render(locale))
+        sections.insert(0, preset_intro(preset).render(locale))
         title = render(preset.title, locale)
     top = _("Rules: {title}", title=title)
     return f"# {render(top, locale)}\n\n" + "\n\n".join(sections) + "\n"

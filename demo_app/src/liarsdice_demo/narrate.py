@@ -93,8 +93,8 @@ def _bots_named(text: Text) -> Text:
         named = value
         if isinstance(value, Text):
             named = _bots_named(value)
-        elif isinstance(value, str) and value.endswith(BOT_SUFFIX):
-            named = _bot(value)
+        elif isinstance(value, str):
+            named = _who(value)
         params[key] = named
         changed = changed or named is not value
     return Text(text.msgid, params, text.domain, text.plural) if changed else text

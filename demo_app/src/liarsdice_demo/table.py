@@ -238,7 +238,7 @@ class TableSession(TableStorage):
         kind = self.config.bot_kind
         for index, seat in enumerate(self.seats):
             if seat is None and kind is not None:
-                name = self._unique(f"{BOT_NAMES[index]} (bot)")
+                name = self._unique(BOT_NAMES[index] + narrate.BOT_SUFFIX)
                 bot = make_bot(kind, self.config.rules, Random(secrets.randbits(64)))
                 self.seats[index] = Seat(index, name, "bot", None, bot_kind=kind, bot=bot)
         self.seats = [seat for seat in self.seats if seat is not None]
