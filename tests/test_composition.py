@@ -9,8 +9,9 @@ import pytest
 
 from liarsdice import rulespage
 from liarsdice.cli import main
+from liarsdice.combination import structural_problem
 from liarsdice.errors import Conflict, MissingRequirement, NoEconomics, RulesetError, UnknownPreset
-from liarsdice.ruleset import Ruleset, installed, presets, structural_problem
+from liarsdice.ruleset import Ruleset, installed, presets
 from liarsdice.simulate import play_game
 
 VARIANTS = sorted(name for name in installed() if name != "standard")

@@ -353,7 +353,7 @@ def test_share_link_sit_kick_and_gone_table_in_the_browser(
     # code 4404; under this development server Chromium sees 1006, and the page's check of
     # /api/tables/<code> answers 404) and stops for good.
     table = app.extensions["liarsdice_hub"]._tables.pop(code)
-    for conn in list(table._spectators):
+    for conn in list(table.fanout.spectators):
         conn.abandon()
     stranger.wait_for_selector("#connection:has-text('no live table')")
     assert stranger.is_visible("#connection a[href='/']")

@@ -466,15 +466,15 @@ def test_changes_from_another_process_do_not_hold_the_pause_after_a_reveal(
         config = parse_config({"preset": "dudo", "seats": 2, "bot_kind": "random"})
         driver = hubs[0].create(config, start=True)  # two bots
         copy = hubs[1].get(driver.code)
-        wait_until(lambda: driver._pause_until is not None, seconds=30)
+        wait_until(lambda: driver.clock.pause_until is not None, seconds=30)
         revealed = time.monotonic()
         # Another process commits every 50 ms (a seated player reloading the page, say).
         while time.monotonic() - revealed < 2.5:
             copy.seat_token(copy.seats[1])
-            if driver._pause_until is None:
+            if driver.clock.pause_until is None:
                 break
             time.sleep(0.05)
-        wait_until(lambda: driver._pause_until is None, seconds=5)
+        wait_until(lambda: driver.clock.pause_until is None, seconds=5)
         assert time.monotonic() - revealed < 1.0 + 0.5
     finally:
         for hub in hubs:

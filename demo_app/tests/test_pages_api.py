@@ -14,7 +14,6 @@ import pytest
 from liarsdice.ruleset import installed
 from liarsdice_demo import create_app
 from liarsdice_demo.composition import parse_config
-from liarsdice_demo.render import markdown
 
 from .conftest import SETTINGS, create_database
 
@@ -103,7 +102,7 @@ def test_create_table_and_share_link(client: Any) -> None:
     table = client.application.extensions["liarsdice_hub"].get(made["code"])
     assert boot["seat_token"] != made["seat_token"]
     for token in (boot["seat_token"], made["seat_token"]):
-        assert table._seat_by_token(token) is table.seats[0]
+        assert table.seating.by_token(token) is table.seats[0]
     listed = client.get("/api/tables").json["tables"]
     assert listed[0]["code"] == made["code"] and listed[0]["taken"] == 1
 
@@ -127,8 +126,8 @@ def test_second_player_sits_and_the_table_fills(app: Any, client: Any) -> None:
     assert again["seat"] == 1 and again["seat_token"] != sat["seat_token"]
     table = app.extensions["liarsdice_hub"].get(made["code"])
     for token in (again["seat_token"], sat["seat_token"]):
-        assert table._seat_by_token(token) is table.seats[1]
-    assert table._seat_by_token(made["seat_token"]) is table.seats[0]
+        assert table.seating.by_token(token) is table.seats[1]
+    assert table.seating.by_token(made["seat_token"]) is table.seats[0]
     third = app.test_client().post(
         f"/api/tables/{made['code']}/seat", json={"nickname": "Lu", "key": key}
     )
@@ -156,13 +155,6 @@ def test_unknown_table_is_404(client: Any) -> None:
     assert client.get("/t/QQQQQQQQ").status_code == 404
     assert client.get("/api/tables/QQQQQQQQ").status_code == 404
     assert client.get("/games/999").status_code == 404
-
-
-def test_markdown_renderer_escapes_html() -> None:
-    html = markdown("# Title\n\nA <script>x</script> **bold** and `code`\n\n- one\n- two")
-    assert "<script>" not in html and "&lt;script&gt;" in html
-    assert "<h1>Title</h1>" in html and "<strong>bold</strong>" in html
-    assert "<ul><li>one</li><li>two</li></ul>" in html
 
 
 @pytest.fixture

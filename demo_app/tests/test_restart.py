@@ -27,9 +27,9 @@ from liarsdice.ruleset import Ruleset
 from liarsdice.serialization import from_data
 from liarsdice_demo import create_app
 from liarsdice_demo.composition import parse_config
+from liarsdice_demo.driving import RESUME_GRACE
 from liarsdice_demo.live_store import LiveStore, StoreConflict
 from liarsdice_demo.redis_store import RedisStore
-from liarsdice_demo.table_storage import RESUME_GRACE
 
 from .conftest import WSPlayer
 from .test_served import free_port, post, serving
@@ -71,7 +71,7 @@ def test_a_table_comes_back_after_a_restart_and_plays_on(tmp_path: Path) -> None
     table.attach(Tab(), token)  # Iris has the table open: her seat shows as connected
     with table.lock:
         events, dice = list(table.game.events), table.own_dice("Iris")
-        left = table._deadline - time.monotonic()
+        left = table.clock.deadline - time.monotonic()
         assert table.seats[0].public(True)["connected"]
     hub.shutdown()  # the process stops: nothing more is written
 
@@ -82,19 +82,21 @@ def test_a_table_comes_back_after_a_restart_and_plays_on(tmp_path: Path) -> None
         assert again.game.events == events and again.game.state == replay(events)
         assert again.own_dice("Iris") == dice
         assert [s.name for s in again.seats] == [s.name for s in table.seats]
-        assert again._seat_by_token(token) is again.seats[0]
+        assert again.seating.by_token(token) is again.seats[0]
         assert not again.seats[0].public(True)["connected"]  # her socket died with the process
         assert again.join_key == table.join_key and again.uid == table.uid
-        remaining = again._deadline - time.monotonic()
+        remaining = again.clock.deadline - time.monotonic()
         assert min(RESUME_GRACE, 120) - 1 <= remaining <= left + 0.5  # what was left, not more
         # Iris times out (a short clock for the test); the bots go on and the game ends.
-        again.hub.scheduler.call_later(0, lambda: again._job(again._gen, again._time_out))
+        again.hub.scheduler.call_later(
+            0, lambda: again.clock.run(again.clock.gen, again.loop.time_out)
+        )
         deadline = time.monotonic() + 60
         while again.status != "over" or again.game_id is None:
             assert time.monotonic() < deadline, again.status
             with again.lock:
                 if again.game.state.round.turn == "Iris" and not again.game.state.round.over:
-                    again._time_out()
+                    again.loop.time_out()
             time.sleep(0.01)
         assert again.game.events[: len(events)] == events
     finally:

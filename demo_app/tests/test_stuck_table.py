@@ -56,7 +56,7 @@ def test_a_table_whose_rules_cannot_finish_stops_and_tells_everyone(immortal: No
             break
         hub.scheduler.jobs.popleft()()
     assert table.status == "stopped" and table.game is not None and not table.game.over
-    assert limit.moves == 13 and table._moves == limit.moves
+    assert limit.moves == 13 and table.match.moves == limit.moves
     for conn in (human, spectator):
         (stopped,) = conn.of("stopped")
         assert stopped["moves"] == 13
@@ -95,4 +95,4 @@ def test_a_table_whose_rules_finish_is_never_stopped() -> None:
             break
         hub.scheduler.jobs.popleft()()
     assert table.status == "over" and table.stopped is None
-    assert table._moves <= config.rules.move_limit(3, 2).moves
+    assert table.match.moves <= config.rules.move_limit(3, 2).moves

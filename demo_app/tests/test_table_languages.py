@@ -60,7 +60,7 @@ def test_a_stored_reveal_is_read_again_in_any_language() -> None:
     hub = ManualHub()
     table = TableSession("SAVE", config, hub, host_player=None)
     table.start_now()
-    while hub.scheduler.jobs and table._reveal is None:
+    while hub.scheduler.jobs and table.match.reveal is None:
         hub.scheduler.jobs.popleft()()
     record = json.loads(json.dumps(table.record()))  # stored as JSON
     assert "explanation" not in record["reveal"]  # worked out again from the ruling's fields
@@ -70,7 +70,7 @@ def test_a_stored_reveal_is_read_again_in_any_language() -> None:
     later = Conn("uk")
     copy.attach(later, None)
     shown = later.of("state")[-1]["reveal"]["explanation"]
-    assert shown == table._reveal["explanation"].render("uk")  # type: ignore[index]
+    assert shown == table.match.reveal["explanation"].render("uk")  # type: ignore[index]
 
 
 def test_a_bots_name_is_said_in_the_readers_language() -> None:

@@ -85,8 +85,8 @@ class FakeHub:
 
 def test_places_follow_the_order_of_elimination_and_share_a_call() -> None:
     table = TableSession("ABCD", parse_config({"preset": "dudo"}), FakeHub(), None)
-    table._eliminated = [("Lu", 1), ("Knox", 4), ("Ada", 4)]
-    assert table._places("Iris") == {"Iris": 1, "Knox": 2, "Ada": 2, "Lu": 4}
+    table.match.eliminated = [("Lu", 1), ("Knox", 4), ("Ada", 4)]
+    assert table.match.places("Iris") == {"Iris": 1, "Knox": 2, "Ada": 2, "Lu": 4}
 
 
 @pytest.mark.parametrize(
@@ -242,8 +242,8 @@ def test_a_seat_keeps_its_newest_tokens_and_stores_only_their_digests() -> None:
     seat = table.sit(1, "Iris")
     tokens = [table.seat_token(seat) for _ in range(MAX_TOKENS_PER_SEAT + 1)]
     assert len(set(tokens)) == len(tokens)  # a new token each time
-    assert table._seat_by_token(tokens[0]) is None  # the oldest is gone
-    assert all(table._seat_by_token(token) is seat for token in tokens[1:])
+    assert table.seating.by_token(tokens[0]) is None  # the oldest is gone
+    assert all(table.seating.by_token(token) is seat for token in tokens[1:])
     stored = json.dumps(table.record())
     assert not any(token in stored for token in tokens)  # only digests are kept
 
@@ -291,22 +291,22 @@ def test_the_reveal_holds_the_dice_of_a_player_the_call_puts_out(monkeypatch: An
         def start_round(self, rolls: Any = None) -> Any:
             return super().start_round(rolls or {"Iris": [5], "Knox": [1], "Lu": [2]})
 
-    monkeypatch.setattr("liarsdice_demo.table.Game", Rigged)
+    monkeypatch.setattr("liarsdice_demo.match.Game", Rigged)
     config = parse_config({"preset": "dudo", "seats": 3, "dice_per_player": 1, "bot_kind": "none"})
     table = TableSession("REVL", config, DrivenHub(), 1)
     for player_id, name in enumerate(["Iris", "Knox", "Lu"], 1):
         table.sit(player_id, name, table.join_key)
     table.start_now()
-    table._act(BidAction("Iris", Bid(2, 5)))
-    table._act(CallAction("Knox", "challenge"))
-    reveal = table._reveal
+    table.loop.act(BidAction("Iris", Bid(2, 5)))
+    table.loop.act(CallAction("Knox", "challenge"))
+    reveal = table.match.reveal
     assert reveal is not None
     assert (reveal["count"], reveal["losers"]) == (2, ["Knox"])
     assert not table.game.state.player("Knox").alive  # the call put Knox out...
     assert reveal["rolls"] == {"Iris": [5], "Knox": [1], "Lu": [2]}  # ...his die is shown
     shown = [d for roll in reveal["rolls"].values() for d in roll if d in reveal["matching_faces"]]
     assert len(shown) == reveal["count"]
-    assert table._state_for(None)["reveal"] == reveal  # what the table page draws from
+    assert table.fanout.state_for(None)["reveal"] == reveal  # what the table page draws from
 
 
 def test_the_favicon_is_linked_and_served(client: Any) -> None:

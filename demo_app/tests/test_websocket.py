@@ -338,7 +338,7 @@ def rig_dice(monkeypatch: Any, rounds: list[dict[str, list[int]]], rerolls: Any 
                 rolls = queued.pop(0)
             return super().start_round(rolls)
 
-    monkeypatch.setattr("liarsdice_demo.table.Game", RiggedGame)
+    monkeypatch.setattr("liarsdice_demo.match.Game", RiggedGame)
 
 
 def two_humans(app: Any, make_player: Any, variants: list[str]) -> tuple[Any, Any, Any, Any]:

@@ -1,4 +1,5 @@
-"""liarsdice.odds: exact binomial odds, driven by the counting hook."""
+"""liarsdice.odds, .assessment and .oddspage: exact binomial odds driven by the counting hook, a
+turn's assessment, the odds page."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ import attrs
 import pytest
 
 from liarsdice import Game, Ruleset, engine, hookimpl, odds
+from liarsdice.assessment import assess, lowest_raises
 from liarsdice.cli import main
 from liarsdice.models import Bid, BidAction, GameState
+from liarsdice.oddspage import NOT_AT_THE_OPEN, odds_table
 
 FACES = range(1, 7)
 
@@ -142,7 +145,7 @@ def test_a_third_party_counting_rule_drives_the_odds(
     rules = Ruleset.build(["wild-sixes", "dice-loss"])
     look = odds.view_outlook(rules, _game(rules, ROLLS).view("Ann"), 5)
     assert look.p == pytest.approx(3 / 6)
-    table = odds.odds_table(rules, 10)
+    table = odds_table(rules, 10)
     assert table.face(2).counted == (1, 2, 6)
     row = table.rows_of(2)[3]
     assert row.rules.at_least == pytest.approx(float(odds.at_least(4, 10, Fraction(1, 2))))
@@ -157,7 +160,7 @@ def test_the_000_example() -> None:
     game.bid("Marlowe", 4, 5)
     game.bid("Knox", 5, 5)
     view = game.view("Iris")
-    assessment = odds.assess(rules, view)
+    assessment = assess(rules, view)
     want = odds.at_least(5, 10, Fraction(1, 3), known=3)
     assert assessment.bid == Bid(5, 5)
     assert assessment.bid_true == pytest.approx(float(want))
@@ -178,16 +181,16 @@ def test_assess_without_an_exact_call() -> None:
     rules = Ruleset.build(preset="online")
     game = _game(rules, ROLLS)
     game.bid("Ann", 3, 2)
-    assessment = odds.assess(rules, game.view("Ben"))
+    assessment = assess(rules, game.view("Ben"))
     assert assessment.exact_wins is None
     assert assessment.challenge_wins is not None
     with pytest.raises(ValueError):
-        odds.assess(rules, game.view("Ann"))  # not Ann's turn
+        assess(rules, game.view("Ann"))  # not Ann's turn
 
 
 def test_assess_for_the_opener_has_only_raises() -> None:
     rules = Ruleset.build(preset="dudo")
-    assessment = odds.assess(rules, _game(rules, ROLLS).view("Ann"))
+    assessment = assess(rules, _game(rules, ROLLS).view("Ann"))
     assert assessment.bid is None and assessment.bid_true is None and assessment.exact_wins is None
     assert {r.bid for r in assessment.raises} == {Bid(1, face) for face in range(2, 7)}
 
@@ -211,7 +214,7 @@ def test_lowest_raises_are_the_lowest_legal_bid_of_each_face(preset: str) -> Non
         want: dict[int, Bid] = {}
         for bid in engine.legal_bids(rules, state, player):
             want.setdefault(bid.face, bid)
-        assert odds.lowest_raises(rules, state, player) == want
+        assert lowest_raises(rules, state, player) == want
 
 
 def _bid(state: GameState, bid: Bid) -> BidAction:
@@ -224,7 +227,7 @@ def _bid(state: GameState, bid: Bid) -> BidAction:
 
 def test_odds_table_puts_wild_and_face_alone_side_by_side() -> None:
     rules = Ruleset.build(preset="casino")
-    table = odds.odds_table(rules, 15, [5, 5, 1, 2, 3])
+    table = odds_table(rules, 15, [5, 5, 1, 2, 3])
     assert (table.dice_in_play, table.unknown, table.wild_faces) == (15, 10, (1,))
     assert table.compared_wild == (1,)
     assert len(table.rows) == 6 * 15
@@ -247,7 +250,7 @@ def test_odds_table_puts_wild_and_face_alone_side_by_side() -> None:
 
 
 def test_odds_table_under_natural_ones_counts_the_face_alone(natural_rules: Ruleset) -> None:
-    table = odds.odds_table(natural_rules, 12)
+    table = odds_table(natural_rules, 12)
     assert table.wild_faces == () and table.compared_wild == (1,)  # compared with wild ones
     for row in table.rows:
         assert row.rules == row.plain
@@ -255,7 +258,7 @@ def test_odds_table_under_natural_ones_counts_the_face_alone(natural_rules: Rule
 
 
 def test_odds_table_exact_chances_sum_to_one() -> None:
-    table = odds.odds_table(Ruleset.build(preset="dudo"), 9, [4])
+    table = odds_table(Ruleset.build(preset="dudo"), 9, [4])
     for face in FACES:
         rows = table.rows_of(face)
         zero = 1 - rows[0].rules.at_least  # P(count == 0)
@@ -263,7 +266,7 @@ def test_odds_table_exact_chances_sum_to_one() -> None:
 
 
 def test_odds_table_as_plain_data() -> None:
-    data = odds.odds_table(Ruleset.build(preset="perudo"), 4, [2]).as_dict()
+    data = odds_table(Ruleset.build(preset="perudo"), 4, [2]).as_dict()
     assert json.loads(json.dumps(data)) == data
     assert set(data) == {
         "dice_in_play",
@@ -292,7 +295,7 @@ def test_odds_table_as_plain_data() -> None:
 @pytest.mark.parametrize(("dice", "hand"), [(0, []), (3, [1, 2, 3, 4]), (5, [0]), (5, [7])])
 def test_odds_table_refuses_bad_input(dice: int, hand: list[int]) -> None:
     with pytest.raises(ValueError):
-        odds.odds_table(Ruleset.build(preset="dudo"), dice, hand)
+        odds_table(Ruleset.build(preset="dudo"), dice, hand)
 
 
 # --- liarsdice odds -----------------------------------------------------------------------------
@@ -332,18 +335,18 @@ def test_cli_odds_says_when_a_face_may_be_bid_as_the_rules_do(
 
 
 def test_a_faces_note_is_the_rule_that_refuses_it() -> None:
-    casino = odds.odds_table(Ruleset.build(preset="casino"), 6).face(1)
+    casino = odds_table(Ruleset.build(preset="casino"), 6).face(1)
     assert casino.refusal == casino.note == "ones are wild: no bids on ones"
-    perudo = odds.odds_table(Ruleset.build(preset="perudo"), 6).face(1)
-    assert perudo.note == odds.NOT_AT_THE_OPEN and perudo.refusal is not None
-    fives = odds.odds_table(Ruleset.build(preset="casino"), 6).face(5)
+    perudo = odds_table(Ruleset.build(preset="perudo"), 6).face(1)
+    assert perudo.note == NOT_AT_THE_OPEN and perudo.refusal is not None
+    fives = odds_table(Ruleset.build(preset="casino"), 6).face(5)
     assert fives.note == "" and fives.refusal is None
 
 
 def test_cli_odds_json(capsys: pytest.CaptureFixture[str]) -> None:
     main(["odds", "-p", "dudo", "-n", "6", "--json"])
     data = json.loads(capsys.readouterr().out)
-    assert data == odds.odds_table(Ruleset.build(preset="dudo"), 6).as_dict()
+    assert data == odds_table(Ruleset.build(preset="dudo"), 6).as_dict()
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ from liarsdice.events import (
 )
 from liarsdice.serialization import dumps, from_data, loads, to_data
 from liarsdice.testing import LawViolation, RandomChooser, laws, play_game
+from liarsdice.testing.laws import public_log
 from liarsdice.views import HIDDEN_DIE, public_events
 
 ROLLS = {"Ann": [6, 6, 6], "Ben": [2, 3, 4], "Cid": [1, 5, 5]}
@@ -185,7 +186,7 @@ def test_the_privacy_law_fails_on_a_leaky_public_events(
     rules = Ruleset.build(["bluff", "pass", "dice-loss"])
     game = play_game(rules, ["a", "b", "c"], 3, 0, RandomChooser(0))  # rerolls, a pass, a lift
     laws.views_hide_dice(rules, game.steps)  # holds for the real thing
-    monkeypatch.setattr(laws, "public_events", _leaky(leak))
+    monkeypatch.setattr(public_log, "public_events", _leaky(leak))
     with pytest.raises(LawViolation) as caught:
         laws.views_hide_dice(rules, game.steps)
     assert caught.value.law == laws.HIDDEN and detail in caught.value.detail

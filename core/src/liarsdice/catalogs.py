@@ -1,5 +1,6 @@
-"""Catalog upkeep for a package's translations: extract its messages, update its ``.po`` files and
-list what a catalog lacks (``liarsdice catalog update|check``, and the tests of every package).
+"""Catalog upkeep for a package's translations: extract, update, and list what a catalog lacks.
+
+It serves ``liarsdice catalog update|check`` and the catalog tests of every package.
 
 Messages are found by Babel's extraction in the package's ``.py`` files (the markers ``_`` and
 ``_n`` of :mod:`liarsdice.i18n`, ``N_`` for a message marked now and translated later, and

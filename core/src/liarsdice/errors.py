@@ -1,4 +1,4 @@
-"""Exceptions. Each subclasses the matching built-in so callers can catch broadly."""
+"""The exceptions of liarsdice, each a subclass of the matching built-in, to be caught broadly."""
 
 from __future__ import annotations
 

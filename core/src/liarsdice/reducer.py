@@ -1,4 +1,4 @@
-"""Fold events into game state. No rules here: the rules decide which events happen.
+"""The fold of events into game state, with no rules in it: the rules decide which events happen.
 
 Every event is folded by :class:`Draft`, a game state open for change: it checks the event against
 the state, changes the state in place and gives a frozen :class:`~liarsdice.models.GameState`

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from liarsdice import phrases, precedence, rulespage
+from liarsdice.combination import option_defaults, resolve_options, structural_problem
 from liarsdice.contracts import call_one
 from liarsdice.discovery import (
     BASELINE,
@@ -30,11 +31,8 @@ from liarsdice.discovery import (
 )
 from liarsdice.dispatch import Hooks
 from liarsdice.errors import (
-    BadOptionValue,
     Conflict,
-    MissingRequirement,
     NoEconomics,
-    RulesetError,
     UnknownOption,
     UnknownVariant,
 )
@@ -54,139 +52,11 @@ __all__ = [
     "find_preset",
     "find_variant",
     "installed",
-    "option_defaults",
     "presets",
-    "structural_problem",
 ]
 
 FACES = (1, 2, 3, 4, 5, 6)
 _PROBE_BIDS = tuple(Bid(q, f) for q in range(1, precedence.PROBE_QUANTITIES + 1) for f in FACES)
-
-
-def option_defaults(
-    variants: Sequence[InstalledVariant], given: Iterable[str] = ()
-) -> dict[str, JSON]:
-    """The default of every option the ``variants`` declare, after the defaults variants set for
-    each other's options (``VariantInfo.option_defaults``); options in ``given`` are left at their
-    declared default, since the table sets them. Raises :class:`Conflict` when two variants set
-    different defaults for one option, and :class:`UnknownOption` or :class:`BadOptionValue`
-    naming the variant that set a default for an option its plugin does not declare or cannot take.
-    """
-    declared = {option.key: option for variant in variants for option in variant.options}
-    names = {variant.name for variant in variants}
-    defaults = {key: option.default for key, option in declared.items()}
-    setters: dict[str, str] = {}
-    for variant in variants:
-        for key, value in variant.info.option_defaults.items():
-            if key.partition(".")[0] not in names or key in given:
-                continue
-            if key not in declared:
-                raise UnknownOption(
-                    f"{variant.name} sets a default for {key}, which "
-                    f"{key.partition('.')[0]} does not declare"
-                )
-            try:
-                parsed = declared[key].parse(value)
-            except BadOptionValue as error:
-                raise BadOptionValue(f"{variant.name} sets a bad default: {error}") from error
-            if key in setters and defaults[key] != parsed:
-                raise Conflict(
-                    f"{setters[key]} and {variant.name} set different defaults for {key} "
-                    f"({_show(defaults[key])} and {_show(parsed)}): set {key} for the table"
-                )
-            defaults[key], setters[key] = parsed, variant.name
-    return defaults
-
-
-def _show(value: JSON) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def _resolve_options(
-    variants: Sequence[InstalledVariant], given: Mapping[str, Any]
-) -> dict[str, JSON]:
-    declared = {option.key: option for variant in variants for option in variant.options}
-    names = {variant.name for variant in variants}
-    resolved = option_defaults(variants, given)
-    for key, value in given.items():
-        if key not in declared:
-            plugin = key.partition(".")[0]
-            if plugin not in names:
-                raise UnknownOption(
-                    _(
-                        "unknown option {key}: variant {plugin} is not in this ruleset",
-                        key=key,
-                        plugin=repr(plugin),
-                    )
-                )
-            own = sorted(k for k in declared if k.startswith(f"{plugin}."))
-            if own:
-                raise UnknownOption(
-                    _("unknown option {key}: its options are {own}", key=key, own=", ".join(own))
-                )
-            raise UnknownOption(_("unknown option {key}: it has no options", key=key))
-        resolved[key] = declared[key].parse(value)
-    return resolved
-
-
-def _providers(name: str, variants: Iterable[InstalledVariant]) -> list[str]:
-    """The variants that are called ``name`` or provide the capability ``name``."""
-    return [v.name for v in variants if v.name == name or name in v.info.provides]
-
-
-def structural_problem(variants: Sequence[InstalledVariant]) -> RulesetError | None:
-    """The first requirement, conflict or missing economics among ``variants`` (the baseline
-    included), the checks that need no option values; ``None`` when there is none."""
-    for variant in variants:
-        others = [v for v in variants if v is not variant]
-        for required in variant.info.requires:
-            if _providers(required, others):
-                continue
-            offers = [v for v in _providers(required, installed().values()) if v != variant.name]
-            if offers == [required]:
-                return MissingRequirement(
-                    _(
-                        "{variant} requires {required}, which is not in this ruleset",
-                        variant=variant.name,
-                        required=required,
-                    )
-                )
-            fields = {"variant": variant.name, "required": required}
-            if offers:
-                return MissingRequirement(
-                    _(
-                        "{variant} requires {required}, which no variant in this ruleset "
-                        "provides (installed variants that do: {offers})",
-                        offers=", ".join(offers),
-                        **fields,
-                    )
-                )
-            return MissingRequirement(
-                _(
-                    "{variant} requires {required}, which no variant in this ruleset provides",
-                    **fields,
-                )
-            )
-        for other in variant.info.conflicts:
-            clashing = _providers(other, others)
-            if clashing:
-                which = other if clashing == [other] else f"{other} ({', '.join(clashing)})"
-                return Conflict(
-                    _(
-                        "{variant} conflicts with {other}: choose one of them",
-                        variant=variant.name,
-                        other=which,
-                    )
-                )
-    if not any(variant.info.economics for variant in variants):
-        offers = [v.name for v in installed().values() if v.info.economics]
-        return NoEconomics(
-            _(
-                "no variant makes a lost round cost anything: add one of {offers}",
-                offers=", ".join(offers) if offers else _("(none installed)"),
-            )
-        )
-    return None
 
 
 class Ruleset:
@@ -272,7 +142,7 @@ class Ruleset:
                 f"installed: {', '.join(installed())}"
             )
         chosen = [find_variant(BASELINE), *(find_variant(name) for name in wanted)]
-        resolved = _resolve_options(chosen, options or {})
+        resolved = resolve_options(chosen, options or {})
         problem = structural_problem(chosen)
         if problem is not None and not isinstance(problem, NoEconomics):
             raise problem

@@ -10,18 +10,41 @@ catalog lacks reads in English.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import Protocol
+
+import pluggy
 
 from liarsdice import phrases
 from liarsdice.contracts import call_one
+from liarsdice.discovery import InstalledVariant
 from liarsdice.i18n import Param, Text, _, render
-from liarsdice.models import JSON
+from liarsdice.models import JSON, GameState
+from liarsdice.options import Option
+from liarsdice.presets import Preset
 from liarsdice.rulestext import TOPICS, RulesText
 
-if TYPE_CHECKING:
-    from liarsdice.options import Option
-    from liarsdice.presets import Preset
-    from liarsdice.ruleset import Ruleset
+
+class Rules(Protocol):
+    """What a rules page reads of a combination: a :class:`~liarsdice.ruleset.Ruleset` is one.
+
+    ``Ruleset.describe`` calls :func:`page`, so the page names the parts it reads instead of
+    importing the class: the ruleset depends on the page, never the other way round.
+    """
+
+    @property
+    def pm(self) -> pluggy.PluginManager: ...
+    @property
+    def options(self) -> Mapping[str, JSON]: ...
+    @property
+    def variants(self) -> Sequence[InstalledVariant]: ...
+    @property
+    def names(self) -> Sequence[str]: ...
+    @property
+    def order(self) -> Sequence[str]: ...
+    @property
+    def preset(self) -> Preset | None: ...
+    def wild_faces(self, state: GameState | None = None) -> frozenset[int]: ...
 
 
 def preset_intro(preset: Preset) -> Text:
@@ -35,7 +58,7 @@ def preset_intro(preset: Preset) -> Text:
     )
 
 
-def text_of(rules: Ruleset, name: str) -> RulesText:
+def text_of(rules: Rules, name: str) -> RulesText:
     """What plugin ``name`` says about ``rules`` (an empty text if it says nothing)."""
     answer = call_one(name, rules.pm, "liarsdice_describe", options=rules.options)
     if answer is None:
@@ -65,7 +88,7 @@ def option_line(option: Option, value: JSON, locale: str = "en") -> str:
     return f"- {option_label(option, locale)}: **{render(_value(option, value), locale)}**"
 
 
-def _topics(rules: Ruleset, texts: dict[str, RulesText], locale: str) -> list[str]:
+def _topics(rules: Rules, texts: dict[str, RulesText], locale: str) -> list[str]:
     baseline = rules.names[0]
     changes: dict[str, str | Text] = {}
     added: list[str] = []
@@ -91,7 +114,7 @@ def _topics(rules: Ruleset, texts: dict[str, RulesText], locale: str) -> list[st
     return paragraphs
 
 
-def page(rules: Ruleset, locale: str = "en") -> str:
+def page(rules: Rules, locale: str = "en") -> str:
     """The rules page of ``rules`` in Markdown, in ``locale``: the baseline by topic, then each
     variant, then the options in force."""
     texts = {variant.name: text_of(rules, variant.name) for variant in rules.variants}

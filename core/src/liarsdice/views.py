@@ -1,4 +1,4 @@
-"""What one player may see. The only place hidden information is filtered.
+"""What one player may see: the only place where hidden information is filtered.
 
 A view holds the viewer's own dice, everyone's dice counts, the dice each player has put face up,
 public plugin facts, the bids, the viewer's own private plugin state, and — only once a call has

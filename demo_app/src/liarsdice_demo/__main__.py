@@ -1,5 +1,7 @@
-"""``liarsdice-demo [--host H] [--port P] [--db PATH] [--database-url URL] [--redis URL]
-[--workers N]``: run the demo app with no setup step.
+"""The ``liarsdice-demo`` command: run the demo app with no setup step.
+
+``liarsdice-demo [--host H] [--port P] [--db PATH] [--database-url URL] [--redis URL]
+[--workers N]``.
 
 It serves with gunicorn's gevent workers (:mod:`liarsdice_demo.serve`): one process by default,
 a greenlet per connection, so thousands of open WebSockets cost little; with Redis, several

@@ -1,5 +1,4 @@
-"""The door: how many plain HTTP requests each client may have in flight, and how long it may take
-to send a request body.
+"""The door: each client's plain HTTP requests in flight, and the deadline for a request body.
 
 Contract: :class:`Admission` wraps the WSGI app (inside ProxyFix, so the client is the real one).
 A client (:func:`liarsdice_demo.clients.key_for`) may have at most ``max_in_flight`` requests

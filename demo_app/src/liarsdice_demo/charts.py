@@ -1,7 +1,7 @@
-"""The odds page's data and charts: ``liarsdice.odds.odds_table`` drawn as inline SVG.
+"""The odds page's data and charts: ``liarsdice.oddspage.odds_table`` drawn as inline SVG.
 
 Contract: :func:`odds_data` returns the core's odds table, or ``None`` when this liarsdice has no
-``liarsdice.odds`` module; :func:`odds_charts` draws one bar chart per face, "at least q" with
+``liarsdice.oddspage`` module; :func:`odds_charts` draws one bar chart per face, "at least q" with
 the wild faces counted and with the face alone side by side, and a dot for the rules in force.
 The wild column counts the table's wild faces (``compared_wild``: ones, sixes under wild-sixes, or
 ones for comparison when the table has none); :func:`wild_label` names it. The SVG is built from
@@ -42,10 +42,10 @@ WIDTH, HEIGHT, PAD = 420, 170, 28
 def odds_data(rules: Ruleset, dice: int, hand: tuple[int, ...] = ()) -> Any | None:
     """The core's odds table for ``dice`` dice in play (and ``hand``), if the core has odds."""
     try:
-        odds = importlib.import_module("liarsdice.odds")
+        oddspage = importlib.import_module("liarsdice.oddspage")
     except ImportError:
         return None
-    return odds.odds_table(rules, dice, hand or None)
+    return oddspage.odds_table(rules, dice, hand or None)
 
 
 def wild_label(table: Any) -> str:

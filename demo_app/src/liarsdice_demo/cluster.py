@@ -7,7 +7,7 @@ Used when the hub's store is Redis (``REDIS_URL``). Contract:
   scheduler cannot make it late. The holder of a table's lease *drives* it: its clock, its bots,
   saving its finished game, closing it when idle. A process that dies stops renewing; within
   :data:`LEASE_SECONDS` its leases expire and the next tick of another process takes them and
-  drives the tables on (:meth:`TableStorage.drive`), so a table is driven again at most
+  drives the tables on (:meth:`.Driver.drive`), so a table is driven again at most
   ``LEASE_SECONDS * 4 / 3`` seconds after its driver died. A process told to stop (``SIGTERM``:
   :meth:`Cluster.drain`) releases its leases at once and takes no more, so others take over at
   their next tick, even while its own sockets are still closing.

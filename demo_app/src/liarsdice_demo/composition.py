@@ -28,9 +28,10 @@ from flask_babel import gettext
 
 from liarsdice import phrases, rulespage
 from liarsdice.bots import bot_kinds, bot_label, bot_level, by_level
+from liarsdice.combination import option_defaults
 from liarsdice.errors import RulesetError
 from liarsdice.i18n import render
-from liarsdice.ruleset import BASELINE, Ruleset, installed, option_defaults, presets
+from liarsdice.ruleset import BASELINE, Ruleset, installed, presets
 from liarsdice_demo.i18n import page_locale
 
 MIN_SEATS, MAX_SEATS = 2, 6

@@ -1,62 +1,25 @@
-"""A tiny, safe Markdown renderer for the rules pages (the subset ``Ruleset.describe`` uses).
+"""Render the Markdown of a rules page (``Ruleset.describe`` output) as safe HTML.
 
-Contract: the text is HTML-escaped first, so no markup in a plugin's text reaches the page; then
-headings (``#``..``###``), paragraphs, ``-`` lists, ``**bold**``, ``*italic*`` and `` `code` `` are
-turned into tags. Returns :class:`markupsafe.Markup`.
+Contract: the text is parsed as CommonMark by markdown-it-py with raw HTML off, so any markup in a
+plugin's text is shown escaped and never reaches the page as tags. Links are kept, but
+markdown-it-py's ``validate_link`` refuses ``javascript:``, ``vbscript:``, ``file:`` and ``data:``
+URLs (images may still use ``data:image/gif|png|jpeg|webp``), which are then shown as plain text;
+linkify is off, so bare URLs stay text. :func:`markdown` returns :class:`markupsafe.Markup`.
 """
 
 from __future__ import annotations
 
-import re
+from functools import lru_cache
 
-from markupsafe import Markup, escape
+from markdown_it import MarkdownIt
+from markupsafe import Markup
 
-_INLINE = (
-    (re.compile(r"`([^`]+)`"), r"<code>\1</code>"),
-    (re.compile(r"\*\*(.+?)\*\*"), r"<strong>\1</strong>"),
-    (re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])"), r"<em>\1</em>"),
-)
+#: Built once: the parser holds no per-render state, so threads may share it.
+_MD = MarkdownIt("commonmark", {"html": False, "linkify": False})
 
 
-def _inline(text: str) -> str:
-    out = str(escape(text))
-    for pattern, replacement in _INLINE:
-        out = pattern.sub(replacement, out)
-    return out
-
-
+@lru_cache(maxsize=256)
 def markdown(text: str) -> Markup:
-    """``text`` (Markdown subset) as safe HTML."""
-    html: list[str] = []
-    paragraph: list[str] = []
-    items: list[str] = []
-
-    def flush() -> None:
-        if paragraph:
-            html.append(f"<p>{_inline(' '.join(paragraph))}</p>")
-            paragraph.clear()
-        if items:
-            html.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in items) + "</ul>")
-            items.clear()
-
-    for raw in text.splitlines():
-        line = raw.strip()
-        heading = re.match(r"^(#{1,3})\s+(.*)$", line)
-        if not line:
-            flush()
-        elif heading:
-            flush()
-            level = len(heading.group(1))
-            html.append(f"<h{level}>{_inline(heading.group(2))}</h{level}>")
-        elif line.startswith("- "):
-            if paragraph:
-                flush()
-            items.append(line[2:])
-        elif items and raw.startswith((" ", "\t")):
-            items[-1] += " " + line
-        else:
-            if items:
-                flush()
-            paragraph.append(line)
-    flush()
-    return Markup("\n".join(html))
+    """``text`` (CommonMark) as safe HTML. A table's page asks again and again for the same
+    text, so the latest pages are kept (a page is a few kilobytes)."""
+    return Markup(_MD.render(text))

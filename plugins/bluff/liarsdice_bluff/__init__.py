@@ -1,5 +1,7 @@
-"""Variant ``bluff``: Milton Bradley's Bluff reroll. After bidding, the bidder may put some of their
-hidden dice face up for everyone and reroll the rest under the cup.
+"""Variant ``bluff``: Milton Bradley's Bluff reroll, dice shown after a bid and the rest rerolled.
+
+After bidding, the bidder may put some of their hidden dice face up for everyone and reroll the
+rest under the cup.
 
 The bid's payload says which dice to show: ``{"bluff": {"show": [5, 5]}}``, faces of the bidder's
 hidden dice, at least one. Unless ``bluff.show_all``, at least one die must stay under the cup to

@@ -35,6 +35,7 @@ from liarsdice import (
     odds,
     scenario,
 )
+from liarsdice.assessment import assess
 from liarsdice.bots import make_bot
 from liarsdice.events import BidMade
 from liarsdice.models import Action
@@ -421,7 +422,7 @@ def test_the_odds_count_dice_face_up_as_known() -> None:
     assert look.at_least(4) == 1.0
     assert look.at_least(5) == 1.0
     assert look.at_least(6) < 1.0
-    assessment = odds.assess(game.rules, view)
+    assessment = assess(game.rules, view)
     assert assessment.bid == Bid(4, 2)
     assert assessment.bid_true == 1.0
     assert assessment.challenge_wins == 0.0

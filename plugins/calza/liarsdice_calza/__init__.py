@@ -1,4 +1,4 @@
-"""Variant ``calza``: the exact call. On your turn, declare the bid on the table exactly right.
+"""Variant ``calza``: the exact call, declaring on your turn that the bid on the table is exact.
 
 Call kind ``exact``. It succeeds when the count equals the quantity; a miss either way loses like a
 failed challenge. ``calza.reward`` sets what a success earns: ``regain-die`` (take back one lost

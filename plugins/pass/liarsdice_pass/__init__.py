@@ -1,5 +1,6 @@
-"""Variant ``pass``: whose dice all show one face may pass instead of bidding (a perudo/dudo house
-rule). The next player must raise the last bid or doubt the pass.
+"""Variant ``pass``: whose dice all show one face may pass instead of bidding, and be doubted.
+
+A perudo/dudo house rule. The next player must raise the last bid or doubt the pass.
 
 Call kinds: ``pass`` does not end the round (the turn moves on, the bid on the table stays);
 ``doubt`` ends it: the cups are lifted and the passer loses if their dice were not all alike, the

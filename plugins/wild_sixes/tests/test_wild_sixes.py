@@ -30,7 +30,9 @@ from liarsdice import (
     odds,
     scenario,
 )
+from liarsdice.assessment import lowest_raises
 from liarsdice.errors import Conflict
+from liarsdice.oddspage import odds_table
 from liarsdice.ruleset import installed
 
 TRIO = ("Ann", "Ben", "Cid")
@@ -139,7 +141,7 @@ def test_ones_are_an_ordinary_face_that_may_be_bid() -> None:
 def test_the_wild_face_is_six() -> None:
     ruleset = rules()
     assert ruleset.wild_faces() == frozenset({6})
-    table = odds.odds_table(ruleset, 10)
+    table = odds_table(ruleset, 10)
     assert table.wild_faces == (6,)
     assert table.face(5).counted == (5, 6)
     assert table.face(6).counted == (6,)
@@ -184,7 +186,7 @@ def test_bid_sixes(bid_sixes: bool) -> None:
     else:
         refuse(game, BidAction("Ben", Bid(2, 6)), NO_SIXES)
         refuse(game, BidAction("Ben", Bid(10, 6)), NO_SIXES)
-        assert 6 not in odds.lowest_raises(ruleset, game.state, "Ben")
+        assert 6 not in lowest_raises(ruleset, game.state, "Ben")
 
 
 def test_the_rules_text_follows_the_options() -> None:

@@ -30,6 +30,7 @@ from random import Random
 import attrs
 
 from liarsdice import engine, odds
+from liarsdice.assessment import lowest_raises
 from liarsdice.models import Action, Bid, BidAction, CallAction, GameState
 from liarsdice.ruleset import FACES, Ruleset
 from liarsdice.views import PlayerView, SeatView, view_state
@@ -122,7 +123,7 @@ class Table:
 
     def raises(self) -> dict[int, Bid]:
         """The lowest legal raise on each face that has one."""
-        return odds.lowest_raises(self.rules, self.state, self.me)
+        return lowest_raises(self.rules, self.state, self.me)
 
 
 def loss_cost(rules: Ruleset, view: PlayerView, seat: SeatView) -> float:

@@ -21,10 +21,11 @@ from collections.abc import Iterator, Sequence
 from random import Random
 
 from liarsdice import engine
+from liarsdice.combination import structural_problem
 from liarsdice.errors import IllegalAction, RulesetError
 from liarsdice.events import Event, Notice, PluginStateSet, PrivateStateSet
 from liarsdice.models import Action, BidAction, CallAction, GameState, TimeoutAction
-from liarsdice.ruleset import BASELINE, Ruleset, installed, structural_problem
+from liarsdice.ruleset import BASELINE, Ruleset, installed
 from liarsdice.testing.driver import show_move, show_state
 from liarsdice.testing.laws import LawViolation
 from liarsdice.testing.suite import (

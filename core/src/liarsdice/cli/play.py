@@ -1,102 +1,27 @@
-"""The ``liarsdice`` command: list variants, print rules, adjudicate scenarios, simulate games.
-
-Bad input (an unreadable file, an unknown variant, a bad option) prints one line on stderr and
-exits with status 2. So does a stuck ruleset: a game of ``simulate`` or ``tournament`` that reaches
-the ruleset's move limit without a winner is stopped there (:class:`~liarsdice.limits.StuckGame`).
-"""
+"""The commands that play or price games: ``simulate``, ``odds`` and ``tournament``."""
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
-from pathlib import Path
 from random import Random
-from typing import Any, NoReturn
 
 import attrs
 import click
 
-from liarsdice import catalogs, parallel, scaffold, scenario
-from liarsdice import odds as odds_module
+from liarsdice import oddspage, parallel
 from liarsdice import tournament as tournament_module
 from liarsdice.bots import make_bot
-from liarsdice.errors import PluginError, RulesetError
-from liarsdice.i18n import LOCALES
-from liarsdice.limits import StuckGame
+from liarsdice.cli.group import cli
+from liarsdice.cli.shared import (
+    build_ruleset,
+    heading,
+    option_option,
+    preset_option,
+    variant_option,
+)
 from liarsdice.models import FACE_NAMES, Bid
-from liarsdice.ruleset import Ruleset, broken, installed
-from liarsdice.ruleset import presets as installed_presets
 from liarsdice.simulate import simulate as run_simulation
-
-EXIT_BAD_INPUT = 2
-EXIT_STUCK = 2
-"""A game passed the ruleset's move limit: the ruleset is bad input too, found by playing it."""
-
-
-def _show(value: object) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def heading(rules: Ruleset) -> str:
-    """A ruleset as a reader names it: the preset (or the standard rules) and the variants'
-    titles, then the options set away from their defaults (and the preset's values) by name, e.g.
-    "casino (Casino revolver): Calza (exact call), Revolver, Winner opens" or "Standard rules:
-    Dice loss; wild ones: no" (not its ``repr``)."""
-    variants = rules.variants[1:]
-    preset_options = rules.preset.options if rules.preset is not None else {}
-    changed = [
-        f"{rules.option(key).name.replace('_', ' ')}: {_value(value)}"
-        for key, value in rules.options.items()
-        if value != preset_options.get(key, rules.defaults[key])
-    ]
-    tail = "; " + ", ".join(changed) if changed else ""
-    if rules.preset is None:
-        titles = ": " + ", ".join(str(v.info.title) for v in variants) if variants else ""
-        return "Standard rules" + titles + tail
-    named = set(rules.preset.variants)
-    head = f"{rules.preset.name} ({rules.preset.title}): "
-    head += ", ".join(str(v.info.title) for v in variants if v.name in named)
-    added = [str(v.info.title) for v in variants if v.name not in named]
-    return head + (" + " + ", ".join(added) if added else "") + tail
-
-
-def _value(value: object) -> str:
-    """An option's value as a reader reads it: yes/no for a flag."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
-
-
-def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
-    options = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name:
-            raise click.BadParameter(f"{pair!r} is not NAME=VALUE", param_hint="--option")
-        options[name.strip()] = value.strip()
-    return options
-
-
-def _ruleset(preset: str | None, variants: Sequence[str], options: Sequence[str]) -> Ruleset:
-    return Ruleset.build(variants, _parse_options(options), preset)
-
-
-preset_option = click.option(
-    "--preset", "-p", metavar="NAME", help="Start from a preset (see `liarsdice presets`)."
-)
-variant_option = click.option(
-    "--variant", "-v", "variants", multiple=True, metavar="NAME", help="Add a variant (repeatable)."
-)
-option_option = click.option(
-    "--option",
-    "-o",
-    "options",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="Set an option, e.g. standard.wild_ones=false (repeatable).",
-)
-
 
 workers_option = click.option(
     "--workers",
@@ -119,108 +44,6 @@ def _backend(workers: int, dask: str | None) -> None:
         raise click.UsageError(
             "--dask and --workers exclude each other: the cluster's workers play the games"
         )
-
-
-@click.group()
-def cli() -> None:
-    """Liar's Dice rules engine: variants, rules pages, scenario rulings and simulations."""
-
-
-@cli.command()
-def variants() -> None:
-    """List the installed variants."""
-    found = installed()
-    width = max(len(name) for name in found)
-    dist_width = max(len(v.distribution) for v in found.values())
-    for name, variant in found.items():
-        click.echo(f"{name:<{width}}  {variant.distribution:<{dist_width}}  {variant.info.summary}")
-    for name, error in broken().items():
-        click.echo(f"{name:<{width}}  (broken: {' '.join(str(error).split())})", err=True)
-
-
-@cli.command()
-def presets() -> None:
-    """List the presets: named tables following the source rule sets."""
-    found = installed_presets()
-    width = max((len(name) for name in found), default=0)
-    for name, preset in found.items():
-        click.echo(f"{name:<{width}}  {preset.title} ({preset.source})")
-        click.echo(f"{'':<{width}}  variants: {', '.join(preset.variants)}")
-        if preset.options:
-            shown = ", ".join(f"{k}={_show(v)}" for k, v in preset.options.items())
-            click.echo(f"{'':<{width}}  options: {shown}")
-
-
-@cli.command()
-@preset_option
-@variant_option
-@option_option
-@click.option(
-    "--lang",
-    type=click.Choice(LOCALES),
-    default="en",
-    show_default=True,
-    help="The language of the page.",
-)
-def rules(
-    preset: str | None, variants: tuple[str, ...], options: tuple[str, ...], lang: str
-) -> None:
-    """Print the rules page of a combination of variants and options."""
-    click.echo(_ruleset(preset, variants, options).describe(lang), nl=False)
-
-
-@cli.group()
-def catalog() -> None:
-    """Keep a package's translations (its locale/<lang>/LC_MESSAGES/<domain>.po) up to date."""
-
-
-def _package(ctx: click.Context, param: click.Parameter, value: Path) -> Path:
-    """The package folder named (resolved, so ``.`` works); a folder that is no package is bad
-    input, as its name is the catalogs' domain."""
-    folder = value.resolve()
-    if not (folder / "__init__.py").is_file():
-        raise click.BadParameter(
-            f"{value} is not a package (it has no __init__.py): name the folder whose name is the "
-            "import name, such as plugins/revolver/liarsdice_revolver",
-            ctx,
-            param,
-        )
-    return folder
-
-
-package_argument = click.argument(
-    "package",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    callback=_package,
-)
-
-
-@catalog.command("update")
-@package_argument
-def catalog_update(package: Path) -> None:
-    """Add PACKAGE's newly marked messages to its catalogs (a folder such as
-    plugins/heavy_loss/liarsdice_heavy_loss); create missing catalogs."""
-    for path in catalogs.update(package, package.name):
-        click.echo(f"updated {path}")
-
-
-@catalog.command("check")
-@package_argument
-def catalog_check(package: Path) -> None:
-    """List what PACKAGE's catalogs lack (exit status 1 if anything)."""
-    found = catalogs.problems(package, package.name)
-    for line in found:
-        click.echo(line)
-    if found:
-        sys.exit(1)
-    click.echo(f"{package.name}: every message is translated into {', '.join(catalogs.TRANSLATED)}")
-
-
-@cli.command()
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=False))
-def adjudicate(file: str) -> None:
-    """Play a scenario FILE and print the ruling of each round as JSON."""
-    click.echo(json.dumps(scenario.run(scenario.load(file)), indent=2))
 
 
 @cli.command()
@@ -254,7 +77,7 @@ def simulate(
     aside) is the same whatever --workers or --dask.
     """
     _backend(workers, dask)
-    rules = _ruleset(preset, variants, options)
+    rules = build_ruleset(preset, variants, options)
     show_bar = sys.stderr.isatty() and not as_json
     with click.progressbar(
         length=games, label="games", file=sys.stderr, hidden=not show_bar
@@ -331,12 +154,12 @@ def odds(
     face: the expected count and the best exact call, with its success chance and the fair odds
     it would pay.
     """
-    rules = _ruleset(preset, variants, options)
+    rules = build_ruleset(preset, variants, options)
     dice = _parse_hand(hand)
     if len(dice) > dice_in_play:
         message = f"a hand of {len(dice)} dice is more than the {dice_in_play} in play"
         raise click.BadParameter(message, param_hint="--hand")
-    table = odds_module.odds_table(rules, dice_in_play, dice)
+    table = oddspage.odds_table(rules, dice_in_play, dice)
     if as_json:
         click.echo(json.dumps(table.as_dict()))
         return
@@ -431,7 +254,7 @@ def tournament(
         raise click.BadParameter(str(error), param_hint="--bots") from None
     if len(kinds) < 2:
         raise click.BadParameter("a tournament needs at least 2 seats", param_hint="--bots")
-    rules = _ruleset(preset, variants, options)
+    rules = build_ruleset(preset, variants, options)
     for kind in dict.fromkeys(kinds):
         make_bot(kind, rules, Random(0))  # an unknown kind fails here, before any game
     hide_bar = not sys.stderr.isatty() or as_json
@@ -475,63 +298,3 @@ def tournament(
         "win rate: per seat; share: a seat's chance share; times: one decide call, in ms "
         f"(median at the full table: all {len(kinds) * dice} dice in play)"
     )
-
-
-@cli.command("new-variant")
-@click.argument("name")
-@click.option(
-    "--dir",
-    "parent",
-    default="plugins",
-    show_default=True,
-    metavar="PATH",
-    help="Make the package folder in PATH.",
-)
-def new_variant(name: str, parent: str) -> None:
-    """Scaffold a variant plugin package NAME (e.g. heavy-loss) in PATH/<name_with_underscores>/.
-
-    It holds a pyproject.toml with the entry point, a module with a working rule (the loser gives
-    up one die) and its rules text, a README, a golden scenario, unit tests and a laws test.
-    """
-    folder = scaffold.new_variant(name, parent)
-    distribution = scaffold.placeholders(name)["distribution"]
-    click.echo(f"created {folder}/ (distribution {distribution}, variant {name}):")
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        click.echo(f"  {path.relative_to(folder)}")
-    if name in installed():
-        click.echo(f"note: a variant named {name} is already installed here", err=True)
-    root = scaffold.workspace_root(folder)
-    if root is not None:
-        click.echo(
-            f"next: add {distribution} to the dependencies and [tool.uv.sources] of "
-            f"{root / 'pyproject.toml'}, then run uv lock && uv sync"
-        )
-    else:
-        here = folder if folder.is_absolute() or folder.parts[0] == ".." else f"./{folder}"
-        click.echo(
-            f"next: install it beside liarsdice-rules (pip install -e '{here}[test]'), "
-            f"then run pytest in {folder}"
-        )
-
-
-def main(argv: Sequence[str] | None = None) -> Any:
-    """Entry point: run the command, turning bad input into one line on stderr and exit status 2."""
-    try:
-        return cli.main(args=argv, prog_name="liarsdice", standalone_mode=False)
-    except click.exceptions.Exit as done:
-        sys.exit(done.exit_code)
-    except click.Abort:
-        sys.exit(1)
-    except click.ClickException as error:
-        _fail(error.format_message())
-    except StuckGame as error:
-        _fail(str(error), EXIT_STUCK)
-    except (RulesetError, PluginError, scenario.ScenarioError, scaffold.ScaffoldError) as error:
-        _fail(str(error))
-
-
-def _fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:
-    """Print ``message`` as one line on stderr (pluggy's messages span several) and exit with
-    ``status`` (2)."""
-    click.echo(f"liarsdice: {' '.join(message.split())}", err=True)
-    sys.exit(status)

@@ -1,0 +1,30 @@
+"""The ``liarsdice`` command: list variants, print rules, adjudicate scenarios, simulate games.
+
+Bad input (an unreadable file, an unknown variant, a bad option) prints one line on stderr and
+exits with status 2. So does a stuck ruleset: a game of ``simulate`` or ``tournament`` that reaches
+the ruleset's move limit without a winner is stopped there (:class:`~liarsdice.limits.StuckGame`).
+
+The group and its entry point are in :mod:`~liarsdice.cli.group`, what the commands share in
+:mod:`~liarsdice.cli.shared`; the commands register on the group from their modules, which this
+package imports: :mod:`~liarsdice.cli.rules` (``variants``, ``presets``, ``rules``,
+``adjudicate``), :mod:`~liarsdice.cli.play` (``simulate``, ``odds``, ``tournament``) and
+:mod:`~liarsdice.cli.authoring` (``new-variant``, ``catalog update|check``). ``main`` is the
+console script ``liarsdice``.
+"""
+
+from __future__ import annotations
+
+from liarsdice.cli import authoring, play, rules
+from liarsdice.cli.group import EXIT_BAD_INPUT, EXIT_STUCK, cli, main
+from liarsdice.cli.shared import heading
+
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_STUCK",
+    "authoring",
+    "cli",
+    "heading",
+    "main",
+    "play",
+    "rules",
+]

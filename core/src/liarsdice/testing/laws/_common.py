@@ -1,0 +1,74 @@
+"""What every law shares: LawViolation, the law titles and types, and how to show where one broke.
+
+A law raises :class:`LawViolation` with its title (one of the constants below), the ruleset and a
+one-line example (:func:`_at`); the titles are also how callers and tests tell which law broke.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from liarsdice.ruleset import Ruleset
+from liarsdice.serialization import to_data
+from liarsdice.testing.driver import Step, show_move, show_state
+
+GameLaw = Callable[[Ruleset, Sequence[Step]], None]
+RulesetLaw = Callable[[Ruleset], None]
+
+ORDER = "bids form a strict total order"
+ENUMERATION = "legal-bid enumeration agrees with validation"
+ROUNDS_END = "every round ends within the bid ladder"
+ONE_LOSER = "a challenge has exactly one loser, and the bid stands iff count >= quantity"
+DICE = "dice stay within the starting count and change only through effects"
+ONE_WINNER = "the game ends with exactly one winner, the only living player"
+ELIMINATED = "eliminated players never act"
+ILLEGAL_NOTHING = "illegal actions change nothing"
+REPLAY = "replaying the event log rebuilds the state"
+JSON_TRIP = "state and events survive a JSON round trip"
+HIDDEN = "a player's view never holds another player's hidden dice or private state"
+SAME_SEED = "the same seed and moves give the same game"
+APPLY = "legal moves apply without error"
+ONE_RULER = "each call is ruled on by one variant, or by variants in a declared order"
+TEXT_ORDER = "variants that change one clause of the rules page are in a declared order"
+GAMES_END = "every game ends within the ruleset's move limit"
+
+
+class LawViolation(AssertionError):
+    """A rule law does not hold. ``law`` names it; the message adds the ruleset and an example."""
+
+    def __init__(self, law: str, rules: Ruleset | None, detail: str, example: str = "") -> None:
+        self.law = law
+        self.rules = rules
+        self.detail = detail
+        self.example = example
+        message = f"law violated: {law}\n  ruleset: {rules!r}\n  {detail}"
+        if example:
+            message += f"\n  example: {example}"
+        super().__init__(message)
+
+
+def _at(step: Step) -> str:
+    return f"{show_state(step.state)} || move: {show_move(step.action)}"
+
+
+def _first_difference(a: Any, b: Any, path: str = "") -> str:
+    """Where two JSON-like values first differ, as ``path: a != b``."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b), key=str):
+            if a.get(key, "<missing>") != b.get(key, "<missing>"):
+                return _first_difference(
+                    a.get(key, "<missing>"), b.get(key, "<missing>"), f"{path}.{key}"
+                )
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple) and len(a) == len(b):
+        for index, (x, y) in enumerate(zip(a, b, strict=True)):
+            if x != y:
+                return _first_difference(x, y, f"{path}[{index}]")
+    return f"{path or '(top)'}: {a!r} != {b!r}"
+
+
+def _difference(a: Any, b: Any) -> str:
+    try:
+        return _first_difference(to_data(a), to_data(b))
+    except Exception:
+        return f"{a!r} != {b!r}"

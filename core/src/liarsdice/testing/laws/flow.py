@@ -1,0 +1,132 @@
+"""Laws about accepting moves: legal ones apply, illegal ones change nothing, only the living act.
+
+The same module holds the law on the game's end: exactly one winner, the only living player,
+after whom nothing is accepted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from liarsdice.events import GameWon, OpenerChosen, RoundStarted
+from liarsdice.models import BidAction, CallAction, TimeoutAction
+from liarsdice.ruleset import Ruleset
+from liarsdice.testing.driver import ILLEGAL, TIMEOUT, Step, timeline
+from liarsdice.testing.laws._common import (
+    APPLY,
+    ELIMINATED,
+    ILLEGAL_NOTHING,
+    ONE_WINNER,
+    LawViolation,
+    _at,
+    _first_difference,
+)
+
+
+def illegal_actions_change_nothing(rules: Ruleset, steps: Sequence[Step]) -> None:
+    """Every action built to be illegal is refused with a reason, emits no event, raises nothing
+    else, and leaves the state exactly as it was (not even mutated in place)."""
+    for step in steps:
+        if step.intent != ILLEGAL:
+            continue
+        if step.error is not None:
+            raise LawViolation(
+                ILLEGAL_NOTHING, rules, f"raised {step.error} instead of refusing", _at(step)
+            )
+        if step.refused is None:
+            shown = ", ".join(type(event).__name__ for event in step.events)
+            raise LawViolation(
+                ILLEGAL_NOTHING, rules, f"an illegal action was accepted ({shown})", _at(step)
+            )
+        if not step.refused or not all(step.refused):
+            raise LawViolation(ILLEGAL_NOTHING, rules, "refused without giving a reason", _at(step))
+        if step.events:
+            raise LawViolation(ILLEGAL_NOTHING, rules, "a refused action emitted events", _at(step))
+        if step.snapshot != step.snapshot_after:
+            difference = _first_difference(
+                json.loads(step.snapshot or "null"), json.loads(step.snapshot_after or "null")
+            )
+            raise LawViolation(
+                ILLEGAL_NOTHING,
+                rules,
+                f"refusing the action mutated the state: {difference}",
+                _at(step),
+            )
+
+
+def eliminated_players_never_act(rules: Ruleset, steps: Sequence[Step]) -> None:
+    """Any action by a player who is out (or not at the table) is refused and changes nothing; only
+    living players open rounds."""
+    for step in steps:
+        action, state = step.action, step.state
+        if isinstance(action, BidAction | CallAction | TimeoutAction) and state is not None:
+            seat = next((p for p in state.players if p.name == action.player), None)
+            if (seat is None or not seat.alive) and (step.refused is None or step.events):
+                who = "a stranger" if seat is None else "an eliminated player"
+                raise LawViolation(ELIMINATED, rules, f"{who} acted: {step}", _at(step))
+        if step.accepted and step.after is not None:
+            for event in step.events:
+                if isinstance(event, OpenerChosen | RoundStarted):
+                    opener = event.player if isinstance(event, OpenerChosen) else event.opener
+                    if not step.after.player(opener).alive:
+                        raise LawViolation(
+                            ELIMINATED, rules, f"{opener} is out but opens", _at(step)
+                        )
+
+
+def game_has_one_winner(rules: Ruleset, steps: Sequence[Step]) -> None:
+    """While two or more players live the game goes on; once one is left the game is won, by that
+    player, with exactly one ``GameWon`` event, and nothing is accepted afterwards. (A game the
+    driver cut short is checked as far as it went.)"""
+    played = list(timeline(steps))
+    wins = [
+        (index, event)
+        for index, step in enumerate(played)
+        for event in step.events
+        if isinstance(event, GameWon)
+    ]
+    if len(wins) > 1:
+        raise LawViolation(
+            ONE_WINNER, rules, f"{len(wins)} GameWon events", _at(played[wins[1][0]])
+        )
+    for index, step in enumerate(played):
+        after = step.after
+        assert after is not None
+        living = [p.name for p in after.alive]
+        if after.over:
+            if living != [after.winner]:
+                raise LawViolation(
+                    ONE_WINNER, rules, f"winner {after.winner}, living {living}", _at(step)
+                )
+            if not wins or wins[0][0] > index or wins[0][1].player != after.winner:
+                raise LawViolation(
+                    ONE_WINNER, rules, "the game is won without a matching GameWon", _at(step)
+                )
+            if index != len(played) - 1:
+                raise LawViolation(
+                    ONE_WINNER,
+                    rules,
+                    "a move was accepted after the game was won",
+                    _at(played[index + 1]),
+                )
+        elif len(living) < 2:
+            raise LawViolation(ONE_WINNER, rules, f"living {living} but nobody has won", _at(step))
+        elif wins and wins[0][0] <= index:
+            raise LawViolation(
+                ONE_WINNER, rules, "GameWon was emitted but the game goes on", _at(step)
+            )
+
+
+def legal_moves_apply(rules: Ruleset, steps: Sequence[Step]) -> None:
+    """The engine applies every move it offers as legal, and a timeout by the player on turn,
+    without raising; starting a game or a round does not raise either."""
+    for step in steps:
+        if step.intent == ILLEGAL or step.action is None:
+            continue
+        if step.error is not None:
+            raise LawViolation(APPLY, rules, f"the engine raised {step.error}", _at(step))
+        if step.intent == TIMEOUT and step.refused is not None:
+            raise LawViolation(
+                APPLY, rules, f"a timeout was refused: {'; '.join(step.refused)}", _at(step)
+            )

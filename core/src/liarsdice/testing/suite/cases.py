@@ -1,0 +1,140 @@
+"""Which combinations to check the laws on: a variant's law cases, and the buildable combinations.
+
+"Compatible" means what ``Ruleset.build`` says: declared requirements and conflicts, each plugin's
+``liarsdice_combination_problem`` for some option values, and at least one economics plugin.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+
+import attrs
+
+from liarsdice.errors import MissingRequirement, RulesetError
+from liarsdice.ruleset import BASELINE, Ruleset, find_variant, installed
+from liarsdice.testing.suite.option_values import Fixed, buildable, playable_options
+from liarsdice.testing.suite.structure import _candidates, _providers
+
+RELEVANCE_CASE = "does-something"
+"""The case that checks a variant changes at least one legal move or ruling
+(:mod:`liarsdice.testing.relevance`): a seeded search, not a Hypothesis run."""
+
+
+@attrs.frozen
+class LawCase:
+    """One law check: rulesets drawn from ``candidates`` (plus the baseline), each holding every
+    variant of ``include``, with option values drawn from their declarations.
+
+    ``name`` is short (``alone``, ``with[calza]``, ``any-combination``) and ``variant`` is the
+    variant the case was made for.
+    """
+
+    variant: str
+    name: str
+    candidates: tuple[str, ...]
+    include: tuple[str, ...]
+
+    @property
+    def id(self) -> str:
+        """``difference::with[calza]``."""
+        return f"{self.variant}::{self.name}"
+
+    def describe(self) -> str:
+        """One line: what the rulesets of this case hold."""
+        optional = [name for name in self.candidates if name not in self.include]
+        text = " + ".join(self.include)
+        if optional:
+            text += f", with any valid subset of {', '.join(optional)}"
+        return text
+
+
+def smallest_combination(
+    candidates: Sequence[str], include: Sequence[str], fixed: Fixed = ()
+) -> tuple[str, ...]:
+    """The smallest valid, buildable subset of ``candidates`` holding ``include`` (what it requires
+    and an economics plugin if it has none are tried first). Raises :class:`RulesetError`."""
+    known = installed()
+    likely = [name for name in _candidates(include, known) if name in candidates]
+    for pool in (likely, list(candidates)):
+        optional = sorted(set(pool) - set(include))
+        for size in range(len(optional) + 1):
+            for extra in itertools.combinations(optional, size):
+                names = tuple(sorted({*include, *extra}))
+                if playable_options(names, fixed) is not None:
+                    return names
+    raise RulesetError(f"no combination of {list(candidates)} holding {list(include)} builds")
+
+
+def valid_combinations(variants: Iterable[str] | None = None) -> list[tuple[str, ...]]:
+    """Every combination of ``variants`` (default: all installed, the baseline aside) that
+    ``Ruleset.build`` accepts for some option values, smallest first, each sorted."""
+    known = installed()
+    pool = sorted(set(known if variants is None else variants) - {BASELINE})
+    found = []
+    for size in range(len(pool) + 1):
+        for combo in itertools.combinations(pool, size):
+            if buildable(combo):
+                found.append(combo)
+    return found
+
+
+def _playable(candidates: Sequence[str], include: Sequence[str]) -> bool:
+    """Some subset of ``candidates`` holding ``include`` builds, for some option values."""
+    optional = [name for name in candidates if name not in include]
+    return any(
+        buildable((*include, *extra))
+        for size in range(len(optional) + 1)
+        for extra in itertools.combinations(optional, size)
+    )
+
+
+def law_cases(variant: str, *, combine: bool = True) -> list[LawCase]:
+    """The law checks for ``variant``: alone, that it does something (:data:`RELEVANCE_CASE`),
+    with each compatible installed variant, and in any valid combination of the installed variants
+    (without ``combine``, only the first two).
+
+    Raises :class:`~liarsdice.errors.RulesetError` or :class:`~liarsdice.errors.PluginError` when
+    the variant is not installed, fails to load, or cannot be played even alone.
+    """
+    find_variant(variant)  # raises UnknownVariant, or the plugin's load error
+    known = installed()
+    missing = sorted(
+        required for required in known[variant].info.requires if not _providers(required, known)
+    )
+    if missing:
+        raise MissingRequirement(
+            f"{variant} requires {', '.join(missing)}, which {'is' if len(missing) == 1 else 'are'} "
+            "not installed"
+        )
+    if variant == BASELINE:
+        include: tuple[str, ...] = ()
+    else:
+        include = (variant,)
+    alone = LawCase(variant, "alone", _candidates(include, known), include)
+    if not _playable(alone.candidates, include):
+        raise RulesetError(
+            f"{variant} cannot be played with {', '.join(alone.candidates)}: "
+            f"no combination of them builds"
+        )
+    cases = [alone]
+    if variant != BASELINE:
+        cases.append(attrs.evolve(alone, name=RELEVANCE_CASE))
+    if not combine:
+        return cases
+    for other in sorted(set(known) - {BASELINE, variant}):
+        pair = tuple(sorted({*include, other}))
+        candidates = _candidates(pair, known)
+        if _playable(candidates, pair):
+            cases.append(LawCase(variant, f"with[{other}]", candidates, pair))
+    everything = tuple(sorted(set(known) - {BASELINE}))
+    cases.append(LawCase(variant, "any-combination", everything, include))
+    return cases
+
+
+def smallest_ruleset(variant: str) -> Ruleset:
+    """The smallest ruleset holding ``variant``: the variant, what it requires, and an economics
+    plugin if it has none, at default option values where they build."""
+    case = law_cases(variant, combine=False)[0]
+    names = smallest_combination(case.candidates, case.include)
+    return Ruleset.build(names, playable_options(names) or {})

@@ -1,0 +1,83 @@
+"""Which process runs a table's clock and bots: taking a table over, letting it go, re-arming it.
+
+Contract: a table's clock and bots run only in the process that *drives* it
+(``TableSession.driving``: always, with the embedded SQLite store; the holder of the table's
+lease, with Redis). :meth:`Driver.drive` starts driving a table another process drove (or that
+was stored before a restart), resuming its clock with the time it had left, never less than
+:data:`RESUME_GRACE`; :meth:`Driver.stop` and :meth:`Driver.abandon` let it go, and every job
+scheduled before goes stale. After a reload, :meth:`Driver.rearm` schedules what the driver must
+do next. Called under the table's lock.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from liarsdice_demo.live_store import StoreConflict
+from liarsdice_demo.table_errors import RESTARTING
+
+RESUME_GRACE = 15.0
+"""After a restart or a takeover, a running clock resumes with the time it had left, but never
+less than this (or the whole turn, if shorter): players need a moment to reconnect."""
+
+
+class Driver:
+    """Driving ``table`` (a ``TableSession``: its ``driving`` flag, ``clock``, ``match``,
+    ``loop``, ``saver``, ``fanout``, ``storage`` and ``hub``)."""
+
+    def __init__(self, table: Any) -> None:
+        self.table = table
+
+    def drive(self) -> None:
+        """Drive the table from now on (after a restart, or when its driver died): see
+        :meth:`rearm`, with the clock resumed."""
+        table = self.table
+        with table.lock:
+            table.driving = True
+            table.clock.invalidate()
+            try:
+                self.rearm(resume=True)
+            except StoreConflict:  # it changed since this copy was loaded: drive the new state
+                table.storage.refresh()
+
+    def abandon(self, reason: str) -> None:
+        """Drop this process's copy, whose state may hold a change the store never took (it
+        was unreachable): stop driving it, forget it, and close its sockets with 1012 so that
+        players reconnect and load the table afresh once the store is back."""
+        table = self.table
+        with table.lock:
+            table.driving = False
+            table.clock.invalidate()
+            table.hub.forget(table.code)
+            table.fanout.close_all(RESTARTING, reason)
+
+    def stop(self) -> None:
+        """Another process drives the table now: this one's clock and bot jobs do nothing."""
+        table = self.table
+        with table.lock:
+            table.driving = False
+            table.clock.invalidate()
+
+    def rearm(self, resume: bool = False) -> None:
+        """Schedule what the driver must do next in the state just loaded: save a finished game
+        not saved yet, start the next round after a reveal, or run the turn's clock: armed to the
+        stored deadline (no commit) or, to ``resume`` it, restarted with the time it had left but
+        at least :data:`RESUME_GRACE` (a commit). A pause after a reveal goes on with the time it
+        had left."""
+        table = self.table
+        match, clock = table.match, table.clock
+        if match.status == "over" and match.game_id is None:
+            table.saver.later()
+        if match.status != "playing" or match.game is None or match.game.state.round is None:
+            return
+        if match.game.state.round.over:  # the pause goes on: a reload or a sync never restarts it
+            whole, until = table.hub.settings["REVEAL_PAUSE"], clock.pause_until
+            left = whole if until is None else max(0.0, min(whole, until - time.time()))
+            table.loop.pause(left, until)
+        elif resume:
+            whole = table.config.turn_seconds
+            left = whole if clock.deadline_at is None else clock.deadline_at - time.time()
+            table.loop.next_turn(max(left, min(RESUME_GRACE, whole)))
+        elif clock.deadline_at is not None:
+            table.loop.arm(clock.deadline_at - time.time())

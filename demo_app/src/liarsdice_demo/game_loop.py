@@ -1,0 +1,155 @@
+"""A table's turn cycle: deal, play a move, then the next turn, the pause after a reveal, or the end.
+
+Contract: :class:`GameLoop` runs under the table's lock and wires the table's parts in order: the
+match plays the move, the clock starts the next turn (or the pause after a reveal, or stops),
+the bots move when it is their turn, and every change is stored and then broadcast (the table's
+``_broadcast``). Only the process that drives the table (``table.driving``) schedules the
+clock's jobs and saves a finished game. A game that reaches its ruleset's move limit is stopped:
+every connection is told why, and nothing is saved.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from liarsdice.i18n import Catalog
+from liarsdice.models import Action, TimeoutAction
+from liarsdice_demo import bot_driver
+from liarsdice_demo.match import OVER, REVEAL, STOPPED
+from liarsdice_demo.seat import Seat
+from liarsdice_demo.table_errors import TableError
+
+_, _n = Catalog(__name__).markers()
+
+
+class GameLoop:
+    """The turn cycle of ``table`` (a ``TableSession``: its ``seating``, ``match``, ``clock``,
+    ``fanout``, ``storage``, ``saver``, ``config``, ``hub``, ``driving`` and ``_broadcast``)."""
+
+    def __init__(self, table: Any) -> None:
+        self.table = table
+
+    def start(self) -> None:
+        """Fill empty seats with bots (or drop them) and deal; ``TableError`` if the game has
+        started or it would have under 2 players."""
+        table = self.table
+        if table.match.status != "waiting":
+            raise TableError(_("the game has already started"))
+        taken = sum(seat is not None for seat in table.seating.seats)
+        if table.config.bot_kind is None and taken < 2:
+            raise TableError(_("a game needs 2 players: share the link, or add bots"))
+        table.seating.fill_with_bots(table.config.bot_kind, table.config.rules)
+        self.new_game()
+
+    def host_start(self, seat: Seat) -> None:
+        """``seat`` asks to start: only the host may, before the start."""
+        table = self.table
+        if table.match.status != "waiting":
+            raise TableError(_("the game has already started"))
+        if seat.player_id != table.seating.host_player:
+            raise TableError(_("only the table's host can start the game"))
+        self.start()
+
+    def rematch(self, seat: Seat) -> None:
+        """``seat`` asks for a rematch; the next game is dealt once every present human has."""
+        table = self.table
+        if table.match.status == "stopped":
+            raise TableError(_("this table's rules could not finish a game: open a new table"))
+        if table.match.status != "over":
+            raise TableError(_("a rematch is offered once the game is over"))
+        seat.rematch = True
+        if table.seating.all_want_rematch():
+            self.new_game()
+        else:
+            table._broadcast()
+
+    def act(self, action: Action) -> None:
+        """A player's move: ``TableError`` between rounds or games, ``IllegalAction`` if the
+        engine refuses it."""
+        round_ = self.table.match.playing().state.round
+        if round_ is None or round_.over:
+            raise TableError(_("the round is over: the next one starts in a moment"))
+        self.apply(action)
+
+    def new_game(self) -> None:
+        """Deal a new game to the seated players and start its first turn."""
+        table = self.table
+        seats = [seat for seat in table.seating.seats if seat is not None]
+        for seat in seats:
+            seat.rematch = False
+        table.storage.stored_events = 0
+        table.match.deal([seat.name for seat in seats])
+        self.next_turn()
+
+    def apply(self, action: Action, due: float | None = None) -> None:
+        """Apply ``action`` (``due``: when it was scheduled to happen, for latency figures)."""
+        table = self.table
+        fanout = table.fanout
+        stamp = due if due is not None else time.monotonic()
+        then = table.match.apply(action, fanout.announce)
+        fanout.timing.append(stamp)
+        if then is OVER:
+            self.finish()
+        elif then is STOPPED:
+            table.clock.halt()
+            fanout.announce.append(table.match.stop())
+            table._broadcast()
+        elif then is REVEAL:
+            self.pause(table.hub.settings["REVEAL_PAUSE"])
+            table._broadcast()
+        else:
+            self.next_turn()
+
+    def pause(self, seconds: float, until: float | None = None) -> None:
+        """Stop the clock; the next round starts in ``seconds`` (the reveal stays up till then).
+        ``until``: the stored end of a pause that is going on (``seconds`` is what is left)."""
+        self.table.clock.pause(seconds, self.next_round, until, self.table.driving)
+
+    def next_round(self) -> None:
+        """The pause is over: deal the next round and start its first turn."""
+        self.table.clock.pause_until = None
+        self.table.match.next_round()
+        self.next_turn()
+
+    def next_turn(self, seconds: float | None = None) -> None:
+        """Start the clock of the player whose turn it is (``seconds``: what is left of it, else
+        the whole turn) and, for a bot, schedule its move; then broadcast."""
+        table = self.table
+        seconds = table.config.turn_seconds if seconds is None else seconds
+        table.clock.start(seconds)
+        if table.driving:
+            self.arm(seconds)
+        table._broadcast()
+
+    def arm(self, seconds: float) -> None:
+        """Schedule the turn's time-out in ``seconds`` and, for a bot, its move."""
+        seat = self._turn()
+        self.table.clock.arm(seconds, self.time_out, self.bot_turn if seat.kind == "bot" else None)
+
+    def time_out(self) -> None:
+        """The turn's clock ran out: the player whose turn it is times out."""
+        game = self.table.match.game
+        assert game is not None and game.state.round is not None
+        self.apply(TimeoutAction(game.state.round.turn))
+
+    def bot_turn(self) -> None:
+        """The bot whose turn it is moves."""
+        table = self.table
+        bot_driver.play_turn(self._turn(), table.match.game, self.apply, table.clock.bot_due)
+
+    def finish(self) -> None:
+        """The game is won: store and show it, then (the driver) save it to the history."""
+        table = self.table
+        table.match.status = "over"
+        table.clock.halt()
+        table._broadcast()  # stores the table first: a restart that finds it unsaved saves it
+        if table.driving:
+            table.saver.later()
+
+    def _turn(self) -> Seat:
+        """The seat whose turn it is."""
+        game = self.table.match.game
+        assert game is not None and game.state.round is not None
+        turn = game.state.round.turn
+        return next(s for s in self.table.seating.seats if s is not None and s.name == turn)

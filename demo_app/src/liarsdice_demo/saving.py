@@ -1,0 +1,106 @@
+"""Saving a finished game to the SQL history, on a scheduler worker, again while the database refuses.
+
+Contract: :func:`history_record` is the finished game as
+:func:`liarsdice_demo.history.save_game` stores it, named ``"<table uid>:<game number>"`` (so a
+game saved twice is stored once). :class:`GameSaver` saves it off the table's lock; while the
+database cannot take it, it tries again after 1, 2, 4... seconds, at most :data:`SAVE_RETRY_MAX`,
+for as long as this process drives the table and the game is still the table's unsaved one. Once
+saved, the table shows the game's id and the new ratings.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from typing import Any
+
+from liarsdice.events import GameWon
+from liarsdice_demo.match import Match
+from liarsdice_demo.seat import Seat
+
+SAVE_RETRY_MAX = 60.0
+"""Seconds between two attempts at most to save a finished game the SQL database refused."""
+
+log = logging.getLogger(__name__)
+
+
+def history_record(
+    code: str, live_key: str, match: Match, seats: list[Seat | None]
+) -> dict[str, Any]:
+    """The finished game of ``match`` (at table ``code``) as the history stores it."""
+    assert match.game is not None
+    winner = next(e.player for e in match.game.events if isinstance(e, GameWon))
+    return {
+        "code": code,
+        "live_key": live_key,
+        "config": match.config,
+        "seats": [
+            {
+                "seat": s.index,
+                "name": s.name,
+                "player_id": s.player_id,
+                "bot_kind": s.bot_kind,
+            }
+            for s in seats
+            if s is not None
+        ],
+        "places": match.places(winner),
+        "winner": winner,
+        "events": list(match.game.events),
+    }
+
+
+def retry_delay(attempt: int) -> float:
+    """Seconds to wait before attempt ``attempt + 1`` at saving a game."""
+    return min(SAVE_RETRY_MAX, 2.0**attempt)
+
+
+class GameSaver:
+    """Saves the finished games of ``table`` (a ``TableSession``: its ``lock``, ``hub``,
+    ``match``, ``seating``, ``driving``, ``live_key``, its store's ``retrying`` and its
+    ``_broadcast``)."""
+
+    def __init__(self, table: Any) -> None:
+        self.table = table
+
+    def later(self) -> None:
+        """Save the table's finished game to the history, on a scheduler worker (call it under
+        the table's lock)."""
+        table = self.table
+        record = history_record(table.code, table.live_key, table.match, table.seating.seats)
+        table.hub.scheduler.submit(functools.partial(self.save, record))
+
+    def save(self, record: dict[str, Any], attempt: int = 0) -> None:
+        """Save ``record``; while the SQL database cannot take it, try again later."""
+        table = self.table
+        try:
+            game_id, ratings = table.hub.save_game(record)
+        except Exception as problem:  # the database is unreachable (any driver's error)
+            delay = retry_delay(attempt)
+            log.warning(
+                "table %s: finished game not saved (%s); trying again in %.0f s",
+                table.code,
+                problem,
+                delay,
+            )
+            table.hub.scheduler.call_later(
+                delay, functools.partial(self._again, record, attempt + 1)
+            )
+            return
+
+        def note() -> None:
+            match = table.match
+            if match.status == "over" and record["live_key"] == table.live_key:
+                match.game_id, match.ratings = game_id, ratings or match.ratings
+                table._broadcast()
+
+        table.storage.retrying(note)
+
+    def _again(self, record: dict[str, Any], attempt: int) -> None:
+        table = self.table
+        with table.lock:
+            match = table.match
+            unsaved = match.game_id is None and record["live_key"] == table.live_key
+            if not (unsaved and table.driving and match.status == "over"):
+                return
+        self.save(record, attempt)
