@@ -180,9 +180,17 @@ def plural_forms(message: Callable[[int], str]) -> dict[str, str]:
 
 def client_text() -> dict[str, Any]:
     """Everything the pages' scripts write for players, in the page's language: a string with
-    ``{name}`` fields, or (with a count ``{n}``) its forms by plural category."""
+    ``{name}`` fields, or (with a count ``{n}``) its forms by plural category. Every page embeds
+    it, and it depends on the language only, so it is made once per language: callers must not
+    change it."""
+    return _client_text(page_locale())
+
+
+@functools.cache
+def _client_text(locale: str) -> dict[str, Any]:
+    """:func:`client_text` for ``locale``, made in a request whose page reads in ``locale``."""
     return {
-        "lang": page_locale(),
+        "lang": locale,
         "faces": {
             str(face): plural_forms(functools.partial(face_word, face)) for face in range(1, 7)
         },
