@@ -14,8 +14,9 @@ import attrs
 import pytest
 
 from liarsdice import Game, Ruleset, engine, hookimpl, odds
-from liarsdice.assessment import assess, lowest_raises
+from liarsdice.assessment import assess
 from liarsdice.cli import main
+from liarsdice.legality import lowest_raises
 from liarsdice.models import Bid, BidAction, GameState
 from liarsdice.oddspage import NOT_AT_THE_OPEN, odds_table
 

@@ -1,10 +1,9 @@
 """The assessment of a turn: what each choice is worth to the player on turn, from their own view.
 
-The bots take the raises they weigh from :func:`lowest_raises`; the chances come from
-:mod:`liarsdice.odds`, so they hold under whatever rules are in force.
+The raises weighed are each face's lowest legal bid
+(:func:`liarsdice.legality.lowest_raises`); the chances come from :mod:`liarsdice.odds`, so they
+hold under whatever rules are in force.
 
-- :func:`lowest_raises` — for each face the player may bid now, the lowest legal bid on it, found
-  cheaply on the ruleset's cached bid ladder.
 - :func:`assess` — from a player's view on their turn: the chance the bid on the table is true
   (a challenge loses), that a challenge wins, that an exact call succeeds, and for each face the
   lowest legal raise with its chance of being true (an :class:`Assessment` of :class:`Raise`).
@@ -12,56 +11,12 @@ The bots take the raises they weigh from :func:`lowest_raises`; the chances come
 
 from __future__ import annotations
 
-import bisect
-import itertools
-
 import attrs
 
-from liarsdice import engine, odds
-from liarsdice.models import NO_PAYLOAD, Bid, GameState
-from liarsdice.ruleset import FACES, Ruleset
+from liarsdice import engine, legality, odds
+from liarsdice.models import Bid
+from liarsdice.ruleset import Ruleset
 from liarsdice.views import PlayerView, view_state
-
-
-def lowest_raises(rules: Ruleset, state: GameState, player: str, tries: int = 3) -> dict[int, Bid]:
-    """For each face ``player`` may bid now, the lowest legal bid on it (faces with none left out).
-
-    Walks the ruleset's cached bid ladder (every bid sorted by rank, :meth:`Ruleset.ladder`) from
-    just above the bid on the table: the first bids met on a face are its lowest raises, since a
-    face's bids rank higher as the quantity grows in every known order. Each face's first
-    ``tries`` raises are put to the ``bid_problem`` hook, and the first one it lets through is
-    kept. The rank hook is called once (for the bid on the table), not once per probe. Falls back
-    to the engine's full list of legal bids only when the walk finds nothing, so it stays cheap
-    on every turn.
-    """
-    round_ = state.round
-    if round_ is None or round_.over:
-        return {}
-    hooks = rules.hooks
-    refused = rules.refused_faces(state, player)
-    keys, bids = rules.ladder(round_.dice_in_play, refused)
-    current = round_.current_bid
-    start = 0 if current is None else bisect.bisect_right(keys, hooks.bid_rank(current))
-    check = "bid_problem" in hooks.implemented
-    tried = dict.fromkeys((face for face in FACES if face not in refused), 0)
-    pending = len(tried)
-    found: dict[int, Bid] = {}
-    for bid in itertools.islice(bids, start, None):
-        if not pending:
-            break
-        face = bid.face
-        if face in found or tried[face] == tries:
-            continue
-        tried[face] += 1
-        if not (check and hooks.bid_problem(state, player, bid, NO_PAYLOAD)):
-            found[face] = bid
-            pending -= 1
-        elif tried[face] == tries:
-            pending -= 1
-    if not found:
-        for bid in engine.legal_bids(rules, state, player):
-            found.setdefault(bid.face, bid)
-    return found
 
 
 @attrs.frozen
@@ -108,7 +63,7 @@ def assess(rules: Ruleset, view: PlayerView) -> Assessment:
         if "exact" in calls:
             exact_wins = look.exactly(current.quantity)
     raises = []
-    for bid in lowest_raises(rules, state, view.viewer).values():
+    for bid in legality.lowest_raises(rules, state, view.viewer).values():
         raises.append(
             Raise(bid, odds.view_outlook(rules, view, bid.face, state).at_least(bid.quantity))
         )

@@ -94,8 +94,8 @@ def resolve_options(
     return resolved
 
 
-def _providers(name: str, variants: Iterable[InstalledVariant]) -> list[str]:
-    """The variants that are called ``name`` or provide the capability ``name``."""
+def providers(name: str, variants: Iterable[InstalledVariant]) -> list[str]:
+    """The names of ``variants`` that are called ``name`` or provide the capability ``name``."""
     return [v.name for v in variants if v.name == name or name in v.info.provides]
 
 
@@ -105,9 +105,9 @@ def structural_problem(variants: Sequence[InstalledVariant]) -> RulesetError | N
     for variant in variants:
         others = [v for v in variants if v is not variant]
         for required in variant.info.requires:
-            if _providers(required, others):
+            if providers(required, others):
                 continue
-            offers = [v for v in _providers(required, installed().values()) if v != variant.name]
+            offers = [v for v in providers(required, installed().values()) if v != variant.name]
             if offers == [required]:
                 return MissingRequirement(
                     _(
@@ -133,7 +133,7 @@ def structural_problem(variants: Sequence[InstalledVariant]) -> RulesetError | N
                 )
             )
         for other in variant.info.conflicts:
-            clashing = _providers(other, others)
+            clashing = providers(other, others)
             if clashing:
                 which = other if clashing == [other] else f"{other} ({', '.join(clashing)})"
                 return Conflict(

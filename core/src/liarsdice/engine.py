@@ -4,8 +4,8 @@ The functions taking a ``state`` are pure: they take a ruleset, a state and (whe
 random) an RNG, and return the new state with the events that led to it. Each has a twin taking a
 :class:`~liarsdice.reducer.Draft` instead (:func:`start_game`, :func:`open_round`,
 :func:`advance`), which folds the events into the draft in place and freezes a state only when a
-hook reads one: loops that play many moves and read the state now and then (:class:`Game`,
-``liarsdice simulate``) use those. An illegal action raises
+hook reads one: loops that play many moves and read the state now and then
+(:class:`~liarsdice.game.Game`, ``liarsdice simulate``) use those. An illegal action raises
 :class:`~liarsdice.errors.IllegalAction` with every reason and changes nothing; the checks
 themselves, and the legal moves, are in :mod:`liarsdice.legality`.
 """

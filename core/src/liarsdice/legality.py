@@ -26,7 +26,7 @@ from liarsdice.models import (
     Payload,
 )
 from liarsdice.reducer import Draft
-from liarsdice.ruleset import Ruleset
+from liarsdice.ruleset import FACES, Ruleset
 
 
 def turn_problem(draft: Draft, player: str) -> Reason | None:
@@ -149,6 +149,47 @@ def legal_bids(
 ) -> list[Bid]:
     """The legal bids for ``player`` now, lowest first (at most ``limit`` of them)."""
     return draft_legal_bids(rules, Draft(state), player, limit)
+
+
+def lowest_raises(rules: Ruleset, state: GameState, player: str, tries: int = 3) -> dict[int, Bid]:
+    """For each face ``player`` may bid now, the lowest legal bid on it (faces with none left out).
+
+    The bots' fast path to the raises they weigh. Walks the ruleset's cached bid ladder (every
+    bid sorted by rank, :meth:`Ruleset.ladder`) from just above the bid on the table: the first
+    bids met on a face are its lowest raises, since a face's bids rank higher as the quantity
+    grows in every known order. Each face's first ``tries`` raises are put to the ``bid_problem``
+    hook, and the first one it lets through is kept. The rank hook is called once (for the bid on
+    the table), not once per probe. Falls back to the full list of legal bids (:func:`legal_bids`)
+    only when the walk finds nothing, so it stays cheap on every turn.
+    """
+    round_ = state.round
+    if round_ is None or round_.over:
+        return {}
+    hooks = rules.hooks
+    refused = rules.refused_faces(state, player)
+    keys, bids = rules.ladder(round_.dice_in_play, refused)
+    current = round_.current_bid
+    start = 0 if current is None else bisect.bisect_right(keys, hooks.bid_rank(current))
+    check = "bid_problem" in hooks.implemented
+    tried = dict.fromkeys((face for face in FACES if face not in refused), 0)
+    pending = len(tried)
+    found: dict[int, Bid] = {}
+    for bid in itertools.islice(bids, start, None):
+        if not pending:
+            break
+        face = bid.face
+        if face in found or tried[face] == tries:
+            continue
+        tried[face] += 1
+        if not (check and hooks.bid_problem(state, player, bid, NO_PAYLOAD)):
+            found[face] = bid
+            pending -= 1
+        elif tried[face] == tries:
+            pending -= 1
+    if not found:
+        for bid in legal_bids(rules, state, player):
+            found.setdefault(bid.face, bid)
+    return found
 
 
 def draft_call_problems(

@@ -14,12 +14,12 @@ it). The chances come from :mod:`liarsdice.odds`.
      "compared_wild": [1],
      "faces": [{"face": 5, "counted": [1, 5], "opening": true, "later": true,
                 "expected": {"wild": 6.33, "plain": 3.67, "rules": 6.33},
-                "exact": {"quantity": 6, "chance": 0.27, "fair_odds": 2.7},
+                "exact": {"quantity": 6, "chance": 0.26, "fair_odds": 2.84},
                 "refusal": null}, ...],
      "rows": [{"face": 5, "quantity": 6,
-               "wild": {"at_least": 0.7, "exactly": 0.27},
+               "wild": {"at_least": 0.7, "exactly": 0.26},
                "plain": {"at_least": 0.07, "exactly": 0.05},
-               "rules": {"at_least": 0.7, "exactly": 0.27}}, ...]}
+               "rules": {"at_least": 0.7, "exactly": 0.26}}, ...]}
 
 "wild" counts the face and the wild faces (``compared_wild``: the faces the rules make wild at the
 start of a round, :meth:`~liarsdice.ruleset.Ruleset.wild_faces`, or ones when they make none; a

@@ -4,8 +4,8 @@ The page opens (for a preset) with the preset's name, title and summary; then th
 topics, one paragraph each, built from the baseline's clauses with the variants' changes applied
 (:class:`~liarsdice.rulestext.RulesText`); then each variant's own section; then the options in
 force, as "label: value" lines that state the value the table plays. The label of the wild-dice
-topic follows :meth:`Ruleset.wild_faces`. The page reads in the locale asked for; each message a
-catalog lacks reads in English.
+topic follows :meth:`~liarsdice.ruleset.Ruleset.wild_faces`. The page reads in the locale asked
+for; each message a catalog lacks reads in English.
 """
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
 """The odds page's data and charts: ``liarsdice.oddspage.odds_table`` drawn as inline SVG.
 
-Contract: :func:`odds_data` returns the core's odds table, or ``None`` when this liarsdice has no
-``liarsdice.oddspage`` module; :func:`odds_charts` draws one bar chart per face, "at least q" with
+Contract: :func:`odds_charts` draws one bar chart per face, "at least q" with
 the wild faces counted and with the face alone side by side, and a dot for the rules in force.
 The wild column counts the table's wild faces (``compared_wild``: ones, sixes under wild-sixes, or
 ones for comparison when the table has none); :func:`wild_label` names it. The SVG is built from
@@ -11,13 +10,12 @@ language (Flask-Babel's ``gettext``; English outside a request).
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from flask_babel import gettext
 from markupsafe import Markup, escape
 
-from liarsdice.ruleset import Ruleset
+from liarsdice.oddspage import OddsTable
 from liarsdice_demo.i18n import N_
 
 FACE_NAMES = {
@@ -39,16 +37,7 @@ def face_name(face: int) -> str:
 WIDTH, HEIGHT, PAD = 420, 170, 28
 
 
-def odds_data(rules: Ruleset, dice: int, hand: tuple[int, ...] = ()) -> Any | None:
-    """The core's odds table for ``dice`` dice in play (and ``hand``), if the core has odds."""
-    try:
-        oddspage = importlib.import_module("liarsdice.oddspage")
-    except ImportError:
-        return None
-    return oddspage.odds_table(rules, dice, hand or None)
-
-
-def wild_label(table: Any) -> str:
+def wild_label(table: OddsTable) -> str:
     """The wild column's name: "ones wild", "sixes wild", "ones and sixes wild"."""
     names = [face_name(face) for face in table.compared_wild]
     if len(names) == 1:
@@ -67,7 +56,7 @@ def _bar(x: float, width: float, value: float, css: str, label: str) -> str:
     )
 
 
-def face_chart(table: Any, face: int) -> Markup:
+def face_chart(table: OddsTable, face: int) -> Markup:
     """One face's chart: for each quantity, P(at least) wild and plain, and the rules' dot."""
     rows = table.rows_of(face)
     wild = wild_label(table)
@@ -107,7 +96,7 @@ def face_chart(table: Any, face: int) -> Markup:
     return Markup("".join(parts))
 
 
-def odds_charts(table: Any) -> list[dict[str, Any]]:
+def odds_charts(table: OddsTable) -> list[dict[str, Any]]:
     """Per face: its name, summary and chart."""
     return [
         {

@@ -15,7 +15,7 @@ Used when the hub's store is Redis (``REDIS_URL``). Contract:
   or pages asked for, and subscribes to those tables' channels only (:meth:`Cluster.watch`,
   :meth:`Cluster.unwatch`, called by the hub as copies come and go). Each commit is announced
   on the table's channel; the listener reads only an announcement's version, and hands a newer
-  one to a scheduler worker, which catches the copy up (:meth:`TableStorage.sync`: from the
+  one to a scheduler worker, which catches the copy up (:meth:`.TableSession.sync`: from the
   announcement itself, which carries the change, or from Redis if this copy missed one) and
   sends this process's sockets their new views. Pub/sub delivers at most once (an outage, or a
   copy loaded just as its subscription starts, can miss an announcement), so every lease tick

@@ -2,7 +2,7 @@
 
 Contract: a table page hands the seat token only to the player (by cookie) who holds that seat;
 everyone else gets the page as a spectator, with a button to sit while seats are free. Rules and
-odds come from the same code as the game (``Ruleset.describe``, ``liarsdice.odds``). Every page
+odds come from the same code as the game (``Ruleset.describe``, ``liarsdice.oddspage``). Every page
 reads in the request's language (:mod:`liarsdice_demo.i18n`), the rules too.
 """
 
@@ -17,6 +17,7 @@ from werkzeug.wrappers import Response
 from liarsdice.errors import RulesetError
 from liarsdice.events import CallMade, RoundStarted
 from liarsdice.i18n import render
+from liarsdice.oddspage import odds_table
 from liarsdice.reducer import apply_event
 from liarsdice.ruleset import Ruleset
 from liarsdice.serialization import to_data
@@ -89,7 +90,7 @@ def odds(code: str) -> str:
     seat = live.seat_of(g.player["id"]) if g.player else None
     if seat is not None and request.args.get("hand") == "mine":
         hand = live.own_dice(seat.name)
-    table_odds = charts.odds_data(config.rules, dice, hand)
+    table_odds = odds_table(config.rules, dice, hand or None)
     return render_template(
         "odds.html",
         table=live,
@@ -98,8 +99,8 @@ def odds(code: str) -> str:
         hand=hand,
         seated=seat is not None,
         odds=table_odds,
-        wild_label=charts.wild_label(table_odds) if table_odds else "",
-        charts=charts.odds_charts(table_odds) if table_odds else [],
+        wild_label=charts.wild_label(table_odds),
+        charts=charts.odds_charts(table_odds),
     )
 
 

@@ -11,7 +11,7 @@ import attrs
 
 @attrs.define(eq=False)
 class Seat:
-    """A seat: a human (with a secret seat token) or a bot (with its :class:`Bot`)."""
+    """A seat: a human (with a secret seat token) or a bot (with its :class:`~liarsdice.bots.Bot`)."""
 
     index: int
     name: str

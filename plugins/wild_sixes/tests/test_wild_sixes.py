@@ -30,8 +30,8 @@ from liarsdice import (
     odds,
     scenario,
 )
-from liarsdice.assessment import lowest_raises
 from liarsdice.errors import Conflict
+from liarsdice.legality import lowest_raises
 from liarsdice.oddspage import odds_table
 from liarsdice.ruleset import installed
 

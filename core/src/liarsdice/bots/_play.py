@@ -30,7 +30,7 @@ from random import Random
 import attrs
 
 from liarsdice import engine, odds
-from liarsdice.assessment import lowest_raises
+from liarsdice.legality import lowest_raises
 from liarsdice.models import Action, Bid, BidAction, CallAction, GameState
 from liarsdice.ruleset import FACES, Ruleset
 from liarsdice.views import PlayerView, SeatView, view_state

@@ -1,4 +1,4 @@
-"""The ``liarsdice`` command: list variants, print rules, adjudicate scenarios, simulate games.
+"""The ``liarsdice`` command: variants, rules, rulings, simulations, odds, tournaments, authoring.
 
 Bad input (an unreadable file, an unknown variant, a bad option) prints one line on stderr and
 exits with status 2. So does a stuck ruleset: a game of ``simulate`` or ``tournament`` that reaches

@@ -1,7 +1,7 @@
 """What every law shares: LawViolation, the law titles and types, and how to show where one broke.
 
 A law raises :class:`LawViolation` with its title (one of the constants below), the ruleset and a
-one-line example (:func:`_at`); the titles are also how callers and tests tell which law broke.
+one-line example (:func:`at_step`); the titles are also how callers and tests tell which law broke.
 """
 
 from __future__ import annotations
@@ -48,27 +48,27 @@ class LawViolation(AssertionError):
         super().__init__(message)
 
 
-def _at(step: Step) -> str:
+def at_step(step: Step) -> str:
     return f"{show_state(step.state)} || move: {show_move(step.action)}"
 
 
-def _first_difference(a: Any, b: Any, path: str = "") -> str:
+def first_difference(a: Any, b: Any, path: str = "") -> str:
     """Where two JSON-like values first differ, as ``path: a != b``."""
     if isinstance(a, dict) and isinstance(b, dict):
         for key in sorted(set(a) | set(b), key=str):
             if a.get(key, "<missing>") != b.get(key, "<missing>"):
-                return _first_difference(
+                return first_difference(
                     a.get(key, "<missing>"), b.get(key, "<missing>"), f"{path}.{key}"
                 )
     if isinstance(a, list | tuple) and isinstance(b, list | tuple) and len(a) == len(b):
         for index, (x, y) in enumerate(zip(a, b, strict=True)):
             if x != y:
-                return _first_difference(x, y, f"{path}[{index}]")
+                return first_difference(x, y, f"{path}[{index}]")
     return f"{path or '(top)'}: {a!r} != {b!r}"
 
 
-def _difference(a: Any, b: Any) -> str:
+def difference(a: Any, b: Any) -> str:
     try:
-        return _first_difference(to_data(a), to_data(b))
+        return first_difference(to_data(a), to_data(b))
     except Exception:
         return f"{a!r} != {b!r}"

@@ -12,7 +12,7 @@ from liarsdice.events import RoundResolved
 from liarsdice.models import CallAction
 from liarsdice.ruleset import Ruleset
 from liarsdice.testing.driver import Step, show_bid, timeline
-from liarsdice.testing.laws._common import ONE_LOSER, LawViolation, _at
+from liarsdice.testing.laws._common import ONE_LOSER, LawViolation, at_step
 
 
 def challenge_has_one_loser(rules: Ruleset, steps: Sequence[Step]) -> None:
@@ -30,12 +30,12 @@ def challenge_has_one_loser(rules: Ruleset, steps: Sequence[Step]) -> None:
             named = [*ruling.losers, *ruling.winners]
             if len(set(named)) != len(named):
                 raise LawViolation(
-                    ONE_LOSER, rules, f"a player is named twice in {ruling}", _at(step)
+                    ONE_LOSER, rules, f"a player is named twice in {ruling}", at_step(step)
                 )
             for name in named:
                 if not any(p.name == name and p.alive for p in state.players):
                     raise LawViolation(
-                        ONE_LOSER, rules, f"{name} is not a living player: {ruling}", _at(step)
+                        ONE_LOSER, rules, f"{name} is not a living player: {ruling}", at_step(step)
                     )
             if ruling.count is None:
                 continue
@@ -43,7 +43,10 @@ def challenge_has_one_loser(rules: Ruleset, steps: Sequence[Step]) -> None:
             placed = state.round.bids[-1] if state.round.bids else None
             if not isinstance(action, CallAction) or placed is None:
                 raise LawViolation(
-                    ONE_LOSER, rules, f"cups lifted without a call on a bid: {ruling}", _at(step)
+                    ONE_LOSER,
+                    rules,
+                    f"cups lifted without a call on a bid: {ruling}",
+                    at_step(step),
                 )
             if (ruling.caller, ruling.call, ruling.bidder, ruling.bid) != (
                 action.player,
@@ -52,7 +55,7 @@ def challenge_has_one_loser(rules: Ruleset, steps: Sequence[Step]) -> None:
                 placed.bid,
             ):
                 raise LawViolation(
-                    ONE_LOSER, rules, f"the ruling is not about this call: {ruling}", _at(step)
+                    ONE_LOSER, rules, f"the ruling is not about this call: {ruling}", at_step(step)
                 )
             faces = matching(state, placed.bid.face)
             recount = sum(die in faces for roll in state.round.rolls.values() for die in roll)
@@ -61,7 +64,7 @@ def challenge_has_one_loser(rules: Ruleset, steps: Sequence[Step]) -> None:
                     ONE_LOSER,
                     rules,
                     f"count {ruling.count}, but the rolls hold {recount} of {sorted(faces)}",
-                    _at(step),
+                    at_step(step),
                 )
             if ruling.call != "challenge":
                 continue
@@ -71,7 +74,7 @@ def challenge_has_one_loser(rules: Ruleset, steps: Sequence[Step]) -> None:
                     rules,
                     f"losers {list(ruling.losers)}, winners {list(ruling.winners)}: "
                     "want one of each",
-                    _at(step),
+                    at_step(step),
                 )
             stands = recount >= placed.bid.quantity
             loser, winner = (
@@ -83,5 +86,5 @@ def challenge_has_one_loser(rules: Ruleset, steps: Sequence[Step]) -> None:
                     rules,
                     f"{recount} counted for {show_bid(placed.bid)}, so {loser} loses; "
                     f"ruled {ruling}",
-                    _at(step),
+                    at_step(step),
                 )

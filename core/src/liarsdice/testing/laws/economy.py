@@ -12,7 +12,7 @@ from typing import Any
 from liarsdice.events import DiceChanged, Eliminated, RoundResolved, RoundStarted
 from liarsdice.ruleset import Ruleset
 from liarsdice.testing.driver import NewGame, Step, show_state, timeline
-from liarsdice.testing.laws._common import DICE, GameLaw, LawViolation, _at
+from liarsdice.testing.laws._common import DICE, GameLaw, LawViolation, at_step
 from liarsdice.views import public_facts
 
 
@@ -46,7 +46,7 @@ def dice_change_only_through_effects(rules: Ruleset, steps: Sequence[Step]) -> N
                         DICE,
                         rules,
                         f"{event.player} would hold {dice[event.player]} dice (start {top})",
-                        _at(step),
+                        at_step(step),
                     )
             elif isinstance(event, Eliminated):
                 dice[event.player], alive[event.player] = 0, False
@@ -57,10 +57,15 @@ def dice_change_only_through_effects(rules: Ruleset, steps: Sequence[Step]) -> N
                     not 1 <= die <= 6 for roll in event.rolls.values() for die in roll
                 ):
                     raise LawViolation(
-                        DICE, rules, f"rolled {dict(event.rolls)} for cups {expected}", _at(step)
+                        DICE,
+                        rules,
+                        f"rolled {dict(event.rolls)} for cups {expected}",
+                        at_step(step),
                     )
         if after.dice_per_player != top or [p.name for p in after.players] != list(dice):
-            raise LawViolation(DICE, rules, "the seats or the starting count changed", _at(step))
+            raise LawViolation(
+                DICE, rules, "the seats or the starting count changed", at_step(step)
+            )
         settled = any(isinstance(event, RoundResolved) for event in step.events)
         for player in after.players:
             name = player.name
@@ -70,12 +75,12 @@ def dice_change_only_through_effects(rules: Ruleset, steps: Sequence[Step]) -> N
                     rules,
                     f"{name} holds {player.dice} dice (alive={player.alive}); the effects give "
                     f"{dice[name]} (alive={alive[name]})",
-                    _at(step),
+                    at_step(step),
                 )
             if not 0 <= player.dice <= top or (not player.alive and player.dice):
-                raise LawViolation(DICE, rules, f"{name} holds {player.dice} dice", _at(step))
+                raise LawViolation(DICE, rules, f"{name} holds {player.dice} dice", at_step(step))
             if settled and player.alive and not player.dice:
-                raise LawViolation(DICE, rules, f"{name} is still in with no dice", _at(step))
+                raise LawViolation(DICE, rules, f"{name} is still in with no dice", at_step(step))
         round_ = after.round
         if round_ is not None and not round_.over:
             for name, roll in round_.rolls.items():
@@ -86,7 +91,7 @@ def dice_change_only_through_effects(rules: Ruleset, steps: Sequence[Step]) -> N
                         rules,
                         f"{name} holds {dice[name]} dice but rolls {list(roll)} with "
                         f"{list(shown)} face up",
-                        _at(step),
+                        at_step(step),
                     )
 
 
@@ -113,14 +118,14 @@ def public_fact_law(
                 value = facts[fact]
                 if bound is not None and value > bound:
                     raise LawViolation(
-                        name, rules, f"{player.name} has {fact}={value} > {bound}", _at(step)
+                        name, rules, f"{player.name} has {fact}={value} > {bound}", at_step(step)
                     )
                 if never_decreases and player.name in seen and value < seen[player.name]:
                     raise LawViolation(
                         name,
                         rules,
                         f"{player.name}'s {fact} fell from {seen[player.name]} to {value}",
-                        _at(step),
+                        at_step(step),
                     )
                 seen[player.name] = value
 

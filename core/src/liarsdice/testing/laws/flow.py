@@ -19,8 +19,8 @@ from liarsdice.testing.laws._common import (
     ILLEGAL_NOTHING,
     ONE_WINNER,
     LawViolation,
-    _at,
-    _first_difference,
+    at_step,
+    first_difference,
 )
 
 
@@ -32,26 +32,30 @@ def illegal_actions_change_nothing(rules: Ruleset, steps: Sequence[Step]) -> Non
             continue
         if step.error is not None:
             raise LawViolation(
-                ILLEGAL_NOTHING, rules, f"raised {step.error} instead of refusing", _at(step)
+                ILLEGAL_NOTHING, rules, f"raised {step.error} instead of refusing", at_step(step)
             )
         if step.refused is None:
             shown = ", ".join(type(event).__name__ for event in step.events)
             raise LawViolation(
-                ILLEGAL_NOTHING, rules, f"an illegal action was accepted ({shown})", _at(step)
+                ILLEGAL_NOTHING, rules, f"an illegal action was accepted ({shown})", at_step(step)
             )
         if not step.refused or not all(step.refused):
-            raise LawViolation(ILLEGAL_NOTHING, rules, "refused without giving a reason", _at(step))
+            raise LawViolation(
+                ILLEGAL_NOTHING, rules, "refused without giving a reason", at_step(step)
+            )
         if step.events:
-            raise LawViolation(ILLEGAL_NOTHING, rules, "a refused action emitted events", _at(step))
+            raise LawViolation(
+                ILLEGAL_NOTHING, rules, "a refused action emitted events", at_step(step)
+            )
         if step.snapshot != step.snapshot_after:
-            difference = _first_difference(
+            difference = first_difference(
                 json.loads(step.snapshot or "null"), json.loads(step.snapshot_after or "null")
             )
             raise LawViolation(
                 ILLEGAL_NOTHING,
                 rules,
                 f"refusing the action mutated the state: {difference}",
-                _at(step),
+                at_step(step),
             )
 
 
@@ -64,14 +68,14 @@ def eliminated_players_never_act(rules: Ruleset, steps: Sequence[Step]) -> None:
             seat = next((p for p in state.players if p.name == action.player), None)
             if (seat is None or not seat.alive) and (step.refused is None or step.events):
                 who = "a stranger" if seat is None else "an eliminated player"
-                raise LawViolation(ELIMINATED, rules, f"{who} acted: {step}", _at(step))
+                raise LawViolation(ELIMINATED, rules, f"{who} acted: {step}", at_step(step))
         if step.accepted and step.after is not None:
             for event in step.events:
                 if isinstance(event, OpenerChosen | RoundStarted):
                     opener = event.player if isinstance(event, OpenerChosen) else event.opener
                     if not step.after.player(opener).alive:
                         raise LawViolation(
-                            ELIMINATED, rules, f"{opener} is out but opens", _at(step)
+                            ELIMINATED, rules, f"{opener} is out but opens", at_step(step)
                         )
 
 
@@ -88,7 +92,7 @@ def game_has_one_winner(rules: Ruleset, steps: Sequence[Step]) -> None:
     ]
     if len(wins) > 1:
         raise LawViolation(
-            ONE_WINNER, rules, f"{len(wins)} GameWon events", _at(played[wins[1][0]])
+            ONE_WINNER, rules, f"{len(wins)} GameWon events", at_step(played[wins[1][0]])
         )
     for index, step in enumerate(played):
         after = step.after
@@ -97,24 +101,26 @@ def game_has_one_winner(rules: Ruleset, steps: Sequence[Step]) -> None:
         if after.over:
             if living != [after.winner]:
                 raise LawViolation(
-                    ONE_WINNER, rules, f"winner {after.winner}, living {living}", _at(step)
+                    ONE_WINNER, rules, f"winner {after.winner}, living {living}", at_step(step)
                 )
             if not wins or wins[0][0] > index or wins[0][1].player != after.winner:
                 raise LawViolation(
-                    ONE_WINNER, rules, "the game is won without a matching GameWon", _at(step)
+                    ONE_WINNER, rules, "the game is won without a matching GameWon", at_step(step)
                 )
             if index != len(played) - 1:
                 raise LawViolation(
                     ONE_WINNER,
                     rules,
                     "a move was accepted after the game was won",
-                    _at(played[index + 1]),
+                    at_step(played[index + 1]),
                 )
         elif len(living) < 2:
-            raise LawViolation(ONE_WINNER, rules, f"living {living} but nobody has won", _at(step))
+            raise LawViolation(
+                ONE_WINNER, rules, f"living {living} but nobody has won", at_step(step)
+            )
         elif wins and wins[0][0] <= index:
             raise LawViolation(
-                ONE_WINNER, rules, "GameWon was emitted but the game goes on", _at(step)
+                ONE_WINNER, rules, "GameWon was emitted but the game goes on", at_step(step)
             )
 
 
@@ -125,8 +131,8 @@ def legal_moves_apply(rules: Ruleset, steps: Sequence[Step]) -> None:
         if step.intent == ILLEGAL or step.action is None:
             continue
         if step.error is not None:
-            raise LawViolation(APPLY, rules, f"the engine raised {step.error}", _at(step))
+            raise LawViolation(APPLY, rules, f"the engine raised {step.error}", at_step(step))
         if step.intent == TIMEOUT and step.refused is not None:
             raise LawViolation(
-                APPLY, rules, f"a timeout was refused: {'; '.join(step.refused)}", _at(step)
+                APPLY, rules, f"a timeout was refused: {'; '.join(step.refused)}", at_step(step)
             )

@@ -9,7 +9,7 @@ from liarsdice.events import BidMade, RoundResolved, RoundStarted
 from liarsdice.models import Bid, BidAction, CallAction, TimeoutAction
 from liarsdice.ruleset import Ruleset
 from liarsdice.testing.driver import NewGame, Step, show_bid, show_state, timeline
-from liarsdice.testing.laws._common import GAMES_END, ROUNDS_END, LawViolation, _at
+from liarsdice.testing.laws._common import GAMES_END, ROUNDS_END, LawViolation, at_step
 
 
 def rounds_end(rules: Ruleset, steps: Sequence[Step]) -> None:
@@ -31,7 +31,7 @@ def rounds_end(rules: Ruleset, steps: Sequence[Step]) -> None:
                         ROUNDS_END,
                         rules,
                         f"round {event.number} started before round {open_round.number} ended",
-                        _at(step),
+                        at_step(step),
                     )
                 open_round, bids = event, []
                 bound = len(rules.ladder(sum(map(len, event.rolls.values())))[1])
@@ -41,7 +41,7 @@ def rounds_end(rules: Ruleset, steps: Sequence[Step]) -> None:
                         ROUNDS_END,
                         rules,
                         f"{show_bid(event.bid)} does not raise {show_bid(bids[-1])}",
-                        _at(step),
+                        at_step(step),
                     )
                 bids.append(event.bid)
                 if len(bids) > bound:
@@ -49,7 +49,7 @@ def rounds_end(rules: Ruleset, steps: Sequence[Step]) -> None:
                         ROUNDS_END,
                         rules,
                         f"{len(bids)} bids in a round whose ladder has {bound}",
-                        _at(step),
+                        at_step(step),
                     )
             elif isinstance(event, RoundResolved):
                 open_round = None
@@ -78,5 +78,5 @@ def games_end(rules: Ruleset, steps: Sequence[Step]) -> None:
                 f"no winner after {moves} moves, the most the ruleset allows {limit.explain()}; "
                 "a variant undoes what the economics take, or lengthens games without declaring "
                 "it (liarsdice_game_limit)",
-                _at(step),
+                at_step(step),
             )

@@ -24,7 +24,7 @@ from liarsdice.testing.driver import (
     show_state,
     timeline,
 )
-from liarsdice.testing.laws._common import ENUMERATION, ORDER, LawViolation, _at
+from liarsdice.testing.laws._common import ENUMERATION, ORDER, LawViolation, at_step
 
 
 def bid_order(rules: Ruleset, max_dice: int = 30) -> None:
@@ -94,7 +94,7 @@ def legal_enumeration_agrees(rules: Ruleset, steps: Sequence[Step]) -> None:
                 ENUMERATION,
                 rules,
                 f"offered as legal, then refused: {'; '.join(step.refused)}",
-                _at(step),
+                at_step(step),
             )
     rank: Callable[[Bid], Any] = rules.hooks.bid_rank
     for step in timeline(steps):

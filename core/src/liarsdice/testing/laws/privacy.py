@@ -15,7 +15,7 @@ from liarsdice.models import GameState
 from liarsdice.ruleset import Ruleset
 from liarsdice.serialization import dumps
 from liarsdice.testing.driver import Step, show_state, timeline
-from liarsdice.testing.laws._common import HIDDEN, LawViolation, _first_difference
+from liarsdice.testing.laws._common import HIDDEN, LawViolation, first_difference
 from liarsdice.testing.laws.public_log import public_events_hide_dice
 from liarsdice.views import player_view
 
@@ -101,6 +101,6 @@ def views_hide_dice(rules: Ruleset, steps: Sequence[Step]) -> None:
                     HIDDEN,
                     rules,
                     f"{viewer}'s view depends on other players' hidden dice or private state: "
-                    f"{_first_difference(data, blind)}",
+                    f"{first_difference(data, blind)}",
                     show_state(state),
                 )

@@ -31,7 +31,7 @@ from liarsdice.reducer import Draft
 from liarsdice.ruleset import Ruleset
 from liarsdice.serialization import dumps, loads, to_data
 from liarsdice.testing.driver import Step, timeline
-from liarsdice.testing.laws._common import HIDDEN, JSON_TRIP, LawViolation, _at, _difference
+from liarsdice.testing.laws._common import HIDDEN, JSON_TRIP, LawViolation, at_step, difference
 from liarsdice.views import HIDDEN_DIE, PlayerView, player_view, public_events
 
 
@@ -187,7 +187,7 @@ def public_events_hide_dice(rules: Ruleset, steps: Sequence[Step]) -> None:
                 public = public_events(log, viewer)
                 if len(public) != len(log) or type(public[-1]) is not type(event):
                     raise LawViolation(
-                        HIDDEN, rules, f"{where} is not one event of each class", _at(step)
+                        HIDDEN, rules, f"{where} is not one event of each class", at_step(step)
                     )
                 if public[: len(before)] == before:
                     fresh = public[len(before) :]
@@ -199,26 +199,29 @@ def public_events_hide_dice(rules: Ruleset, steps: Sequence[Step]) -> None:
                             rules,
                             f"{where} rewrites {public[first]!r}, given before as "
                             f"{before[first]!r}, without a lift in its round",
-                            _at(step),
+                            at_step(step),
                         )
                     fresh, seen[viewer] = public, _Seen()
                 hidden = [rounds[i] not in lifted for i in range(len(log) - len(fresh), len(log))]
                 leak = _public_problem(fresh, viewer, hidden)
                 if leak is not None:
                     raise LawViolation(
-                        HIDDEN, rules, f"{where} shows {leak} to {viewer}", _at(step)
+                        HIDDEN, rules, f"{where} shows {leak} to {viewer}", at_step(step)
                     )
                 for shown in fresh:
                     try:
                         seen[viewer].fold(shown)
                     except (KeyError, ValueError) as error:
                         raise LawViolation(
-                            HIDDEN, rules, f"{where}: {shown!r} does not fold: {error}", _at(step)
+                            HIDDEN,
+                            rules,
+                            f"{where}: {shown!r} does not fold: {error}",
+                            at_step(step),
                         ) from error
                 problem = _seen_problem(seen[viewer], player_view(rules, state, viewer))
                 if problem is not None:
                     raise LawViolation(
-                        HIDDEN, rules, f"{where} and player_view disagree: {problem}", _at(step)
+                        HIDDEN, rules, f"{where} and player_view disagree: {problem}", at_step(step)
                     )
                 given[viewer] = public
     if last is None:
@@ -230,13 +233,13 @@ def public_events_hide_dice(rules: Ruleset, steps: Sequence[Step]) -> None:
                 back = loads(dumps(event, kind), kind)
             except Exception as error:
                 raise LawViolation(
-                    JSON_TRIP, rules, f"public {event!r} fails: {error}", _at(last)
+                    JSON_TRIP, rules, f"public {event!r} fails: {error}", at_step(last)
                 ) from error
             if back != event:
                 raise LawViolation(
                     JSON_TRIP,
                     rules,
                     f"public {type(event).__name__} for {viewer} changes: "
-                    f"{_difference(event, back)}",
-                    _at(last),
+                    f"{difference(event, back)}",
+                    at_step(last),
                 )

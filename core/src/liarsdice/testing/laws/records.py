@@ -22,8 +22,8 @@ from liarsdice.testing.laws._common import (
     REPLAY,
     SAME_SEED,
     LawViolation,
-    _at,
-    _difference,
+    at_step,
+    difference,
 )
 
 
@@ -39,20 +39,20 @@ def replay_rebuilds_state(rules: Ruleset, steps: Sequence[Step]) -> None:
                 state = apply_event(state, event)
             except Exception as error:
                 raise LawViolation(
-                    REPLAY, rules, f"replaying {event!r} raised {error}", _at(step)
+                    REPLAY, rules, f"replaying {event!r} raised {error}", at_step(step)
                 ) from error
         log += step.events
         if state != step.after:
             raise LawViolation(
                 REPLAY,
                 rules,
-                f"replayed state differs: {_difference(state, step.after)}",
-                _at(step),
+                f"replayed state differs: {difference(state, step.after)}",
+                at_step(step),
             )
         last = step
     if last is not None and replay(log) != last.after:
         raise LawViolation(
-            REPLAY, rules, "replay() of the whole log differs from the final state", _at(last)
+            REPLAY, rules, "replay() of the whole log differs from the final state", at_step(last)
         )
 
 
@@ -71,14 +71,14 @@ def json_round_trip(rules: Ruleset, steps: Sequence[Step]) -> None:
                 again = dumps(back, kind)
             except Exception as error:
                 raise LawViolation(
-                    JSON_TRIP, rules, f"{value!r} fails: {error}", _at(step)
+                    JSON_TRIP, rules, f"{value!r} fails: {error}", at_step(step)
                 ) from error
             if back != value or again != text:
                 raise LawViolation(
                     JSON_TRIP,
                     rules,
-                    f"{type(value).__name__} changes: {_difference(value, back)}",
-                    _at(step),
+                    f"{type(value).__name__} changes: {difference(value, back)}",
+                    at_step(step),
                 )
 
 
@@ -91,7 +91,7 @@ def same_seed_same_game(rules: Ruleset, steps: Sequence[Step]) -> None:
     start = played[0].action
     if not isinstance(start, NewGame):
         raise LawViolation(
-            SAME_SEED, rules, "the record does not start with a new game", _at(played[0])
+            SAME_SEED, rules, "the record does not start with a new game", at_step(played[0])
         )
     rng = Random(start.seed)
     state: GameState | None = None
@@ -110,11 +110,11 @@ def same_seed_same_game(rules: Ruleset, steps: Sequence[Step]) -> None:
                 state, events = engine.step(rules, state, step.action, rng)
         except Exception as error:
             raise LawViolation(
-                SAME_SEED, rules, f"the same move now raises {error!r}", _at(step)
+                SAME_SEED, rules, f"the same move now raises {error!r}", at_step(step)
             ) from error
         if tuple(events) != step.events or state != step.after:
             if tuple(events) != step.events:
                 detail = f"events differ: {list(events)} != {list(step.events)}"
             else:
-                detail = f"states differ: {_difference(state, step.after)}"
-            raise LawViolation(SAME_SEED, rules, detail, _at(step))
+                detail = f"states differ: {difference(state, step.after)}"
+            raise LawViolation(SAME_SEED, rules, detail, at_step(step))

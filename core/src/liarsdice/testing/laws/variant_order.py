@@ -13,7 +13,7 @@ from liarsdice import engine, precedence, rulespage
 from liarsdice.models import CallAction
 from liarsdice.ruleset import BASELINE, Ruleset
 from liarsdice.testing.driver import Step, timeline
-from liarsdice.testing.laws._common import ONE_RULER, TEXT_ORDER, LawViolation, _at
+from liarsdice.testing.laws._common import ONE_RULER, TEXT_ORDER, LawViolation, at_step
 
 
 def rules_text_is_ordered(rules: Ruleset) -> None:
@@ -68,5 +68,5 @@ def calls_are_ruled_by_one_variant(rules: Ruleset, steps: Sequence[Step]) -> Non
                     rules,
                     f"{first} and {second} both rule on this {action.kind!r} call and neither "
                     "declares which comes first (VariantInfo before=/after=)",
-                    _at(step),
+                    at_step(step),
                 )

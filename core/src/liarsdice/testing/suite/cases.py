@@ -11,10 +11,11 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
+from liarsdice.combination import providers
 from liarsdice.errors import MissingRequirement, RulesetError
 from liarsdice.ruleset import BASELINE, Ruleset, find_variant, installed
 from liarsdice.testing.suite.option_values import Fixed, buildable, playable_options
-from liarsdice.testing.suite.structure import _candidates, _providers
+from liarsdice.testing.suite.structure import candidates_for
 
 RELEVANCE_CASE = "does-something"
 """The case that checks a variant changes at least one legal move or ruling
@@ -55,7 +56,7 @@ def smallest_combination(
     """The smallest valid, buildable subset of ``candidates`` holding ``include`` (what it requires
     and an economics plugin if it has none are tried first). Raises :class:`RulesetError`."""
     known = installed()
-    likely = [name for name in _candidates(include, known) if name in candidates]
+    likely = [name for name in candidates_for(include, known) if name in candidates]
     for pool in (likely, list(candidates)):
         optional = sorted(set(pool) - set(include))
         for size in range(len(optional) + 1):
@@ -100,7 +101,9 @@ def law_cases(variant: str, *, combine: bool = True) -> list[LawCase]:
     find_variant(variant)  # raises UnknownVariant, or the plugin's load error
     known = installed()
     missing = sorted(
-        required for required in known[variant].info.requires if not _providers(required, known)
+        required
+        for required in known[variant].info.requires
+        if not providers(required, known.values())
     )
     if missing:
         raise MissingRequirement(
@@ -111,7 +114,7 @@ def law_cases(variant: str, *, combine: bool = True) -> list[LawCase]:
         include: tuple[str, ...] = ()
     else:
         include = (variant,)
-    alone = LawCase(variant, "alone", _candidates(include, known), include)
+    alone = LawCase(variant, "alone", candidates_for(include, known), include)
     if not _playable(alone.candidates, include):
         raise RulesetError(
             f"{variant} cannot be played with {', '.join(alone.candidates)}: "
@@ -124,7 +127,7 @@ def law_cases(variant: str, *, combine: bool = True) -> list[LawCase]:
         return cases
     for other in sorted(set(known) - {BASELINE, variant}):
         pair = tuple(sorted({*include, other}))
-        candidates = _candidates(pair, known)
+        candidates = candidates_for(pair, known)
         if _playable(candidates, pair):
             cases.append(LawCase(variant, f"with[{other}]", candidates, pair))
     everything = tuple(sorted(set(known) - {BASELINE}))

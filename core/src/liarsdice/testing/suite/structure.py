@@ -8,13 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from liarsdice.combination import structural_problem
+from liarsdice.combination import providers, structural_problem
 from liarsdice.ruleset import BASELINE, InstalledVariant, installed
-
-
-def _providers(name: str, known: Mapping[str, InstalledVariant]) -> list[str]:
-    """The installed variants called ``name`` or providing the capability ``name``."""
-    return [v.name for v in known.values() if v.name == name or name in v.info.provides]
 
 
 def _closure(names: Iterable[str], known: Mapping[str, InstalledVariant]) -> set[str]:
@@ -28,7 +23,7 @@ def _closure(names: Iterable[str], known: Mapping[str, InstalledVariant]) -> set
             continue
         found.add(name)
         for required in known[name].info.requires:
-            todo += _providers(required, known)
+            todo += providers(required, known.values())
     return found
 
 
@@ -81,7 +76,9 @@ def _economics(known: Mapping[str, InstalledVariant]) -> list[str]:
     return [name for name, variant in known.items() if variant.info.economics]
 
 
-def _candidates(include: Sequence[str], known: Mapping[str, InstalledVariant]) -> tuple[str, ...]:
+def candidates_for(
+    include: Sequence[str], known: Mapping[str, InstalledVariant]
+) -> tuple[str, ...]:
     """``include``, what it requires, and the economics plugins if none of those is one."""
     chosen = _closure(include, known)
     if not any(known[name].info.economics for name in chosen):
