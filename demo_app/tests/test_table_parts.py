@@ -1,5 +1,6 @@
 """Unit tests of a live table's parts, each alone: seating, the clock, the match, fan-out (its
-privacy), the bots, saving, and the stored record."""
+privacy), the bots, saving, the stored record, and (each with a stand-in table) the storage, the
+driver, the turn cycle, intents and the saver."""
 
 from __future__ import annotations
 
@@ -11,17 +12,22 @@ import pytest
 
 from liarsdice.errors import IllegalAction
 from liarsdice.models import Bid, BidAction, CallAction, TimeoutAction
+from liarsdice_demo import intents
 from liarsdice_demo.bot_driver import new_bot, play_turn
 from liarsdice_demo.clock import TurnClock
 from liarsdice_demo.composition import parse_config
+from liarsdice_demo.driving import RESUME_GRACE, Driver
 from liarsdice_demo.fanout import MAX_CONNS_PER_SEAT, Fanout
+from liarsdice_demo.game_loop import GameLoop
 from liarsdice_demo.live_store import StoreConflict
 from liarsdice_demo.match import OVER, REVEAL, STOPPED, TURN, Match
+from liarsdice_demo.protocol import Intent
 from liarsdice_demo.saving import SAVE_RETRY_MAX, history_record, retry_delay
 from liarsdice_demo.seat import Seat
 from liarsdice_demo.seating import MAX_TOKENS_PER_SEAT, Seating
 from liarsdice_demo.table import TableSession
-from liarsdice_demo.table_errors import KICKED, REPLACED, Forbidden, TableError
+from liarsdice_demo.table_errors import KICKED, REPLACED, RESTARTING, Forbidden, TableError
+from liarsdice_demo.table_storage import TableStorage
 
 from .conftest import Conn, ManualHub
 
@@ -363,8 +369,6 @@ def test_a_stored_table_loads_back_into_every_part() -> None:
 def test_a_table_taken_over_resumes_its_clock_with_a_grace_and_a_stopped_one_does_nothing() -> None:
     import time
 
-    from liarsdice_demo.driving import RESUME_GRACE
-
     config = parse_config({"preset": "dudo", "seats": 2, "bot_kind": "none", "turn_seconds": 120})
     hub = ManualHub()
     table = TableSession("DRIV", config, hub, host_player=1)
@@ -389,3 +393,244 @@ def test_a_table_taken_over_resumes_its_clock_with_a_grace_and_a_stopped_one_doe
         other.scheduler.jobs.popleft()()
     assert copy.game.events == events  # type: ignore[union-attr]
     assert time.time() < (copy.clock.deadline_at or 0)
+
+
+# --- the parts that use their table, each with a stand-in table --------------------------------
+
+
+class Recorder:
+    """A stand-in for a part of a table: every method called on it is recorded with its
+    arguments in ``calls``; ``announce``, ``timing`` and ``dismissed`` as the fan-out's."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+        self.announce: list[dict[str, Any]] = []
+        self.timing: list[float] = []
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return lambda *args, **kwargs: self.calls.append((name, *args, *kwargs.values()))
+
+    def named(self, name: str) -> list[tuple[Any, ...]]:
+        return [call for call in self.calls if call[0] == name]
+
+
+class StandIn:
+    """A table for one part: a real seating, match and clock on a :class:`ManualHub`, recorders
+    for the other parts, and broadcasts counted (stored first, when it has a storage)."""
+
+    def __init__(self, config: Any = DUDO, hub: ManualHub | None = None, code: str = "PART"):
+        self.code, self.config, self.client = code, config, None
+        self.uid, self.created, self.touched = "uid", 1.0, 0.0
+        self.hub = hub or ManualHub()
+        if not hasattr(self.hub, "forgotten"):  # the codes the hub was told to forget
+            self.hub.forgotten = []  # type: ignore[attr-defined]
+            self.hub.forget = self.hub.forgotten.append  # type: ignore[attr-defined]
+        self.forgotten: list[str] = self.hub.forgotten  # type: ignore[attr-defined]
+        self.closed: list[str] = []
+        self.lock = threading.RLock()
+        self.driving = True
+        self.live_key = "uid:1"
+        self.seating = Seating(config.seats, host_player=1, public=True)
+        self.match = Match(config)
+        self.clock = TurnClock(self.hub, self.lock, lambda: True, lambda: None)
+        self.fanout, self.loop, self.saver, self.driver = (Recorder() for _ in range(4))
+        self.storage: Any = Recorder()
+        self.broadcasts = 0
+
+    def broadcast(self) -> None:
+        if isinstance(self.storage, TableStorage):
+            self.storage.persist()
+        self.broadcasts += 1
+
+    def close(self, reason: str) -> None:
+        self.closed.append(reason)
+
+
+def seated(table: StandIn, *names: str) -> None:
+    for player_id, name in enumerate(names, 1):
+        table.seating.take(player_id, name, None, waiting=True)
+
+
+def test_the_storage_commits_what_changed_and_each_new_games_events_from_the_first() -> None:
+    table = StandIn()
+    storage = table.storage = TableStorage(table)
+    seated(table, "Iris", "Knox")
+    storage.persist()
+    assert storage.version == 1
+    storage.persist()  # nothing changed: no commit
+    assert storage.version == 1
+    table.match.deal(["Iris", "Knox"])
+    storage.persist()
+    assert table.match.game is not None
+    stored = table.hub.store.table("PART")
+    assert stored is not None and stored.events == table.match.game.events
+    assert stored.record["status"] == "playing" and storage.version == 2
+    storage.new_game()  # the next game: its events are stored from the first
+    table.match.deal(["Iris", "Knox"])
+    storage.persist()
+    stored = table.hub.store.table("PART")
+    assert stored is not None and stored.events == table.match.game.events
+    assert stored.record["game"] == 2
+
+
+def test_the_storage_reloads_and_retries_when_another_copy_committed_first() -> None:
+    hub = ManualHub()
+    mine, theirs = StandIn(hub=hub), StandIn(hub=hub)
+    for table in (mine, theirs):
+        table.storage = TableStorage(table)
+    seated(mine, "Iris")
+    mine.storage.persist()
+    stored = hub.store.table("PART")
+    assert stored is not None
+    theirs.storage.load(stored)
+    theirs.seating.take(2, "Knox", None, waiting=True)  # another process seats Knox
+    theirs.storage.persist()
+    runs: list[int] = []
+
+    def sit_lu() -> str:
+        runs.append(mine.storage.version)
+        mine.seating.take(3, "Lu", None, waiting=True)
+        mine.storage.persist()  # refused the first time: this copy is behind
+        return "seated"
+
+    assert mine.storage.retrying(sit_lu) == "seated"
+    assert runs == [1, 2] and mine.storage.version == 3
+    assert [s.name for s in mine.seating.seats if s] == ["Iris", "Knox", "Lu"]
+    assert mine.driver.named("rearm") and mine.broadcasts == 1  # driven here: re-armed, told
+    hub.store.drop("PART")
+    mine.storage.refresh()  # the store no longer holds it: closed and forgotten
+    assert mine.forgotten == ["PART"] and len(mine.closed) == 1
+
+
+def test_the_driver_resumes_the_clock_with_a_grace_saves_an_unsaved_game_and_lets_go() -> None:
+    import time
+
+    config = parse_config({"preset": "dudo", "seats": 2, "bot_kind": "none", "turn_seconds": 120})
+    table = StandIn(config)
+    table.driving = False
+    driver = Driver(table)
+    table.match.deal(["Iris", "Knox"])
+    table.clock.load(time.time() + 1.0, None)  # almost out of time
+    gen = table.clock.gen
+    driver.drive()
+    assert table.driving and table.clock.gen > gen
+    ((name, seconds),) = table.loop.calls
+    assert name == "next_turn" and RESUME_GRACE - 1 <= seconds <= RESUME_GRACE
+    table.loop.calls.clear()
+    driver.rearm()  # a reload: the stored deadline is armed, not restarted
+    ((name, seconds),) = table.loop.calls
+    assert name == "arm" and 0 <= seconds <= 1.0
+    table.match.status, table.match.game_id = "over", None
+    driver.rearm()
+    assert table.saver.named("later")
+    driver.stop()
+    assert not table.driving
+    driver.abandon("the store is unreachable")
+    assert table.forgotten == ["PART"]
+    assert table.fanout.named("close_all") == [
+        ("close_all", RESTARTING, "the store is unreachable")
+    ]
+
+
+def test_a_driver_that_took_over_a_changed_table_reloads_it() -> None:
+    table = StandIn()
+    driver = Driver(table)
+    table.match.deal(["Iris", "Knox"])
+
+    class Conflicting(Recorder):
+        def next_turn(self, seconds: float | None = None) -> None:
+            raise StoreConflict("moved on")  # the store holds a newer version
+
+    table.loop = Conflicting()
+    driver.drive()
+    assert table.storage.named("refresh")
+
+
+def test_the_loop_deals_plays_a_turn_and_saves_a_finished_game_only_when_driving() -> None:
+    table = StandIn()
+    loop = GameLoop(table)
+    seated(table, "Iris")
+    with pytest.raises(TableError, match="2 players"):
+        loop.start()
+    table.seating.take(2, "Knox", None, waiting=True)
+    loop.start()
+    assert table.storage.named("new_game") and table.match.status == "playing"
+    assert table.broadcasts == 1 and len(table.hub.scheduler.jobs) == 1  # the time-out
+    with pytest.raises(TableError, match="already started"):
+        loop.start()
+    game = table.match.game
+    assert game is not None and game.state.round is not None
+    loop.act(BidAction(game.state.round.turn, Bid(1, 2)))
+    assert table.match.moves == 1 and table.broadcasts == 2 and len(table.fanout.timing) == 1
+    table.driving = False  # the time-outs of a table driven elsewhere are not scheduled here
+    while table.match.status == "playing":
+        round_ = game.state.round
+        assert round_ is not None
+        if round_.over:
+            loop.next_round()
+        else:
+            loop.time_out()
+    assert table.match.status == "over" and not table.saver.named("later")
+    assert table.fanout.announce  # the reveals, for the next broadcast
+    table.driving = True
+    loop.finish()
+    assert table.saver.named("later")
+
+
+def test_intents_go_to_the_parts_whose_job_each_is() -> None:
+    table = StandIn()
+    seated(table, "Iris", "Knox")
+    host, watcher = Conn(), Conn()
+    host.seat = 0
+    intents.carry_out(table, host, Intent("ping", {}, id=7))
+    assert [m["id"] for m in host.of("pong")] == [7]
+    with pytest.raises(TableError, match="spectators"):
+        intents.carry_out(table, watcher, Intent("start", {}))
+    intents.carry_out(table, host, Intent("bid", {"quantity": 2, "face": 3}))
+    intents.carry_out(table, host, Intent("start", {}))
+    (bid,) = table.loop.named("act")
+    assert bid[1] == BidAction("Iris", Bid(2, 3)) and table.loop.named("host_start")
+    assert table.broadcasts == 0
+    knox = table.seating.seats[1]
+    intents.carry_out(table, host, Intent("kick", {"seat": 1}))
+    assert table.seating.seats[1] is None and table.fanout.named("dismiss")[0][1] is knox
+    assert "removed Knox" in table.match.log.render("en")[-1] and table.broadcasts == 1
+
+
+def test_the_saver_tries_again_while_the_database_refuses_then_shows_the_games_id() -> None:
+    from liarsdice_demo.saving import GameSaver
+
+    class Storage:
+        def retrying(self, work: Any) -> Any:
+            return work()
+
+    table = StandIn()
+    table.storage = Storage()
+    seated(table, "Iris", "Knox")
+    table.match.deal(["Iris", "Knox"])
+    while table.match.status == "playing":  # play the game out
+        game = table.match.game
+        assert game is not None and game.state.round is not None
+        if table.match.apply(TimeoutAction(game.state.round.turn), []) == OVER:
+            table.match.status = "over"
+        elif game.state.round.over:
+            table.match.next_round()
+    answers: list[Any] = [RuntimeError("the database is down"), (42, {"Iris": {"mu": 1.0}})]
+
+    def save_game(record: dict[str, Any]) -> Any:
+        answer = answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    table.hub.save_game = save_game  # type: ignore[attr-defined]
+    saver = GameSaver(table)
+    saver.later()
+    (job,) = table.hub.scheduler.submitted
+    job()  # refused: tried again later
+    assert table.match.game_id is None and table.broadcasts == 0
+    table.hub.scheduler.jobs.popleft()()
+    assert table.match.game_id == 42 and table.broadcasts == 1
+    assert table.match.ratings == {"Iris": {"mu": 1.0}}

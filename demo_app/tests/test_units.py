@@ -27,7 +27,8 @@ from liarsdice_demo.live_store import LiveStore
 from liarsdice_demo.narrate import line, ruling
 from liarsdice_demo.protocol import MAX_MESSAGE, MAX_PAYLOAD_DEPTH, ProtocolError, parse
 from liarsdice_demo.scheduler import Scheduler
-from liarsdice_demo.table import MAX_TOKENS_PER_SEAT, TableSession
+from liarsdice_demo.seating import MAX_TOKENS_PER_SEAT
+from liarsdice_demo.table import TableSession
 
 from .conftest import SETTINGS
 

@@ -34,7 +34,8 @@ from liarsdice_demo.hub import TooManyTables, current_hub
 from liarsdice_demo.i18n import page_locale
 from liarsdice_demo.players import clean_nickname, ensure_player
 from liarsdice_demo.protocol import MAX_DEPTH, nesting
-from liarsdice_demo.table import Forbidden, TableError, TableSession
+from liarsdice_demo.table import TableSession
+from liarsdice_demo.table_errors import Forbidden, TableError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

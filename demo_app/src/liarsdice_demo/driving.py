@@ -6,15 +6,22 @@ lease, with Redis). :meth:`Driver.drive` starts driving a table another process 
 was stored before a restart), resuming its clock with the time it had left, never less than
 :data:`RESUME_GRACE`; :meth:`Driver.stop` and :meth:`Driver.abandon` let it go, and every job
 scheduled before goes stale. After a reload, :meth:`Driver.rearm` schedules what the driver must
-do next. Called under the table's lock.
+do next. :meth:`~Driver.drive`, :meth:`~Driver.abandon` and :meth:`~Driver.stop` take the table's
+re-entrant lock themselves (they also run from the scheduler and the store's syncs);
+:meth:`~Driver.rearm` runs under the caller's. What a driver uses of its table is
+:class:`DrivenTable`.
 """
 
 from __future__ import annotations
 
+import threading
 import time
-from typing import Any
+from typing import Any, Protocol
 
+from liarsdice_demo.clock import TurnClock
+from liarsdice_demo.composition import TableConfig
 from liarsdice_demo.live_store import StoreConflict
+from liarsdice_demo.match import Match
 from liarsdice_demo.table_errors import RESTARTING
 
 RESUME_GRACE = 15.0
@@ -22,11 +29,66 @@ RESUME_GRACE = 15.0
 less than this (or the whole turn, if shorter): players need a moment to reconnect."""
 
 
-class Driver:
-    """Driving ``table`` (a ``TableSession``: its ``driving`` flag, ``clock``, ``match``,
-    ``loop``, ``saver``, ``fanout``, ``storage`` and ``hub``)."""
+class Closing(Protocol):
+    """What a driver uses of the table's fan-out (a :class:`~.fanout.Fanout` is one)."""
 
-    def __init__(self, table: Any) -> None:
+    def close_all(self, code: int, reason: str) -> None: ...
+
+
+class Refreshing(Protocol):
+    """What a driver uses of the table's storage (a :class:`~.table_storage.TableStorage`)."""
+
+    def refresh(self) -> None: ...
+
+
+class Saving(Protocol):
+    """What a driver uses of the table's saver (a :class:`~.saving.GameSaver` is one)."""
+
+    def later(self) -> None: ...
+
+
+class Turns(Protocol):
+    """What a driver uses of the table's turn cycle (a :class:`~.game_loop.GameLoop` is one)."""
+
+    def pause(self, seconds: float, until: float | None = None) -> None: ...
+    def next_turn(self, seconds: float | None = None) -> None: ...
+    def arm(self, seconds: float) -> None: ...
+
+
+class DrivenTable(Protocol):
+    """What a :class:`Driver` uses of its table (a ``TableSession`` is one)."""
+
+    driving: bool
+    """This process runs the table's clock and bots."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def config(self) -> TableConfig: ...
+    @property
+    def lock(self) -> threading.RLock: ...
+    @property
+    def hub(self) -> Any:
+        """Provides ``forget`` and ``settings["REVEAL_PAUSE"]``."""
+
+    @property
+    def match(self) -> Match: ...
+    @property
+    def clock(self) -> TurnClock: ...
+    @property
+    def fanout(self) -> Closing: ...
+    @property
+    def storage(self) -> Refreshing: ...
+    @property
+    def saver(self) -> Saving: ...
+    @property
+    def loop(self) -> Turns: ...
+
+
+class Driver:
+    """Driving ``table``: whether this process runs its clock and bots."""
+
+    def __init__(self, table: DrivenTable) -> None:
         self.table = table
 
     def drive(self) -> None:

@@ -17,8 +17,9 @@ from typing import Any
 
 from liarsdice import engine
 from liarsdice.i18n import Catalog, Text
-from liarsdice.models import Action, Bid, BidAction, CallAction, GameState
+from liarsdice.models import Bid, BidAction, CallAction, GameState
 from liarsdice.serialization import to_data
+from liarsdice_demo.clock import TurnClock
 from liarsdice_demo.composition import TableConfig
 from liarsdice_demo.match import Match
 from liarsdice_demo.protocol import encode, message
@@ -41,7 +42,7 @@ class Fanout:
         config: TableConfig,
         seating: Seating,
         match: Match,
-        clock: Any,
+        clock: TurnClock,
         hub: Any,
     ) -> None:
         self.code = code
@@ -49,7 +50,7 @@ class Fanout:
         self.seating = seating
         self.match = match
         self.clock = clock
-        """Provides ``remaining()``: the seconds left on the turn's clock."""
+        """The turn's clock: its ``remaining()`` seconds are in every state."""
         self.hub = hub
         """Provides ``record_latency``."""
         self.spectators: set[Any] = set()
@@ -200,7 +201,7 @@ class Fanout:
         (``engine.payload_choices``). Bid payloads are asked for the lowest legal bid; the engine
         re-checks the payload with the bid actually sent."""
         rules = self.config.rules
-        actions: list[Action] = [CallAction(name, kind) for kind in calls]
+        actions: list[BidAction | CallAction] = [CallAction(name, kind) for kind in calls]
         if bids:
             actions.insert(0, BidAction(name, bids[0]))
         offered: dict[str, dict[str, list[Any]]] = {}

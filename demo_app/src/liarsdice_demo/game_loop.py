@@ -1,33 +1,86 @@
 """A table's turn cycle: deal, play a move, then the next turn, the pause after a reveal, or the end.
 
-Contract: :class:`GameLoop` runs under the table's lock and wires the table's parts in order: the
-match plays the move, the clock starts the next turn (or the pause after a reveal, or stops),
-the bots move when it is their turn, and every change is stored and then broadcast (the table's
-``_broadcast``). Only the process that drives the table (``table.driving``) schedules the
-clock's jobs and saves a finished game. A game that reaches its ruleset's move limit is stopped:
+Contract: :class:`GameLoop` runs under the table's lock (its caller's, or the clock's for a
+scheduled job) and wires the table's parts in order: the match plays the move, the clock starts
+the next turn (or the pause after a reveal, or stops), the bots move when it is their turn, and
+every change is stored and then broadcast (the table's ``broadcast``). Only the process that
+drives the table (``driving``) schedules the clock's jobs and saves a finished game. What the
+loop uses of its table is :class:`LoopTable`. A game that reaches its ruleset's move limit is stopped:
 every connection is told why, and nothing is saved.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Protocol
 
 from liarsdice.i18n import Catalog
 from liarsdice.models import Action, TimeoutAction
 from liarsdice_demo import bot_driver
-from liarsdice_demo.match import OVER, REVEAL, STOPPED
+from liarsdice_demo.clock import TurnClock
+from liarsdice_demo.composition import TableConfig
+from liarsdice_demo.match import OVER, REVEAL, STOPPED, Match
 from liarsdice_demo.seat import Seat
+from liarsdice_demo.seating import Seating
 from liarsdice_demo.table_errors import TableError
 
 _, _n = Catalog(__name__).markers()
 
 
-class GameLoop:
-    """The turn cycle of ``table`` (a ``TableSession``: its ``seating``, ``match``, ``clock``,
-    ``fanout``, ``storage``, ``saver``, ``config``, ``hub``, ``driving`` and ``_broadcast``)."""
+class Announcing(Protocol):
+    """What the loop uses of the table's fan-out (a :class:`~.fanout.Fanout` is one)."""
 
-    def __init__(self, table: Any) -> None:
+    @property
+    def announce(self) -> list[dict[str, Any]]:
+        """Messages for every connection, sent by the next broadcast."""
+
+    @property
+    def timing(self) -> list[float]:
+        """Stamps of actions waiting for their broadcast."""
+
+
+class Dealing(Protocol):
+    """What the loop uses of the table's storage (a :class:`~.table_storage.TableStorage`)."""
+
+    def new_game(self) -> None: ...
+
+
+class Saving(Protocol):
+    """What the loop uses of the table's saver (a :class:`~.saving.GameSaver` is one)."""
+
+    def later(self) -> None: ...
+
+
+class LoopTable(Protocol):
+    """What a :class:`GameLoop` uses of its table (a ``TableSession`` is one)."""
+
+    @property
+    def config(self) -> TableConfig: ...
+    @property
+    def hub(self) -> Any:
+        """Provides ``settings["REVEAL_PAUSE"]``."""
+
+    @property
+    def driving(self) -> bool: ...
+    @property
+    def seating(self) -> Seating: ...
+    @property
+    def match(self) -> Match: ...
+    @property
+    def clock(self) -> TurnClock: ...
+    @property
+    def fanout(self) -> Announcing: ...
+    @property
+    def storage(self) -> Dealing: ...
+    @property
+    def saver(self) -> Saving: ...
+    def broadcast(self) -> None: ...
+
+
+class GameLoop:
+    """The turn cycle of ``table``."""
+
+    def __init__(self, table: LoopTable) -> None:
         self.table = table
 
     def start(self) -> None:
@@ -62,7 +115,7 @@ class GameLoop:
         if table.seating.all_want_rematch():
             self.new_game()
         else:
-            table._broadcast()
+            table.broadcast()
 
     def act(self, action: Action) -> None:
         """A player's move: ``TableError`` between rounds or games, ``IllegalAction`` if the
@@ -78,7 +131,7 @@ class GameLoop:
         seats = [seat for seat in table.seating.seats if seat is not None]
         for seat in seats:
             seat.rematch = False
-        table.storage.stored_events = 0
+        table.storage.new_game()
         table.match.deal([seat.name for seat in seats])
         self.next_turn()
 
@@ -94,10 +147,10 @@ class GameLoop:
         elif then is STOPPED:
             table.clock.halt()
             fanout.announce.append(table.match.stop())
-            table._broadcast()
+            table.broadcast()
         elif then is REVEAL:
             self.pause(table.hub.settings["REVEAL_PAUSE"])
-            table._broadcast()
+            table.broadcast()
         else:
             self.next_turn()
 
@@ -120,7 +173,7 @@ class GameLoop:
         table.clock.start(seconds)
         if table.driving:
             self.arm(seconds)
-        table._broadcast()
+        table.broadcast()
 
     def arm(self, seconds: float) -> None:
         """Schedule the turn's time-out in ``seconds`` and, for a bot, its move."""
@@ -136,14 +189,16 @@ class GameLoop:
     def bot_turn(self) -> None:
         """The bot whose turn it is moves."""
         table = self.table
-        bot_driver.play_turn(self._turn(), table.match.game, self.apply, table.clock.bot_due)
+        seat, game = self._turn(), table.match.game
+        assert game is not None
+        bot_driver.play_turn(seat, game, self.apply, table.clock.bot_due)
 
     def finish(self) -> None:
         """The game is won: store and show it, then (the driver) save it to the history."""
         table = self.table
         table.match.status = "over"
         table.clock.halt()
-        table._broadcast()  # stores the table first: a restart that finds it unsaved saves it
+        table.broadcast()  # stores the table first: a restart that finds it unsaved saves it
         if table.driving:
             table.saver.later()
 

@@ -5,18 +5,24 @@ Contract: :func:`history_record` is the finished game as
 game saved twice is stored once). :class:`GameSaver` saves it off the table's lock; while the
 database cannot take it, it tries again after 1, 2, 4... seconds, at most :data:`SAVE_RETRY_MAX`,
 for as long as this process drives the table and the game is still the table's unsaved one. Once
-saved, the table shows the game's id and the new ratings.
+saved, the table shows the game's id and the new ratings. A retry takes the table's re-entrant
+lock itself (it runs on the scheduler); what a saver uses of its table is :class:`SavedTable`.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
-from typing import Any
+import threading
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
 from liarsdice.events import GameWon
 from liarsdice_demo.match import Match
 from liarsdice_demo.seat import Seat
+from liarsdice_demo.seating import Seating
+
+T = TypeVar("T")
 
 SAVE_RETRY_MAX = 60.0
 """Seconds between two attempts at most to save a finished game the SQL database refused."""
@@ -55,12 +61,40 @@ def retry_delay(attempt: int) -> float:
     return min(SAVE_RETRY_MAX, 2.0**attempt)
 
 
-class GameSaver:
-    """Saves the finished games of ``table`` (a ``TableSession``: its ``lock``, ``hub``,
-    ``match``, ``seating``, ``driving``, ``live_key``, its store's ``retrying`` and its
-    ``_broadcast``)."""
+class Retrying(Protocol):
+    """What a saver uses of the table's storage (a :class:`~.table_storage.TableStorage`)."""
 
-    def __init__(self, table: Any) -> None:
+    def retrying(self, work: Callable[[], T]) -> T: ...
+
+
+class SavedTable(Protocol):
+    """What a :class:`GameSaver` uses of its table (a ``TableSession`` is one)."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def live_key(self) -> str: ...
+    @property
+    def lock(self) -> threading.RLock: ...
+    @property
+    def hub(self) -> Any:
+        """Provides ``scheduler`` and ``save_game``."""
+
+    @property
+    def driving(self) -> bool: ...
+    @property
+    def match(self) -> Match: ...
+    @property
+    def seating(self) -> Seating: ...
+    @property
+    def storage(self) -> Retrying: ...
+    def broadcast(self) -> None: ...
+
+
+class GameSaver:
+    """Saves the finished games of ``table``."""
+
+    def __init__(self, table: SavedTable) -> None:
         self.table = table
 
     def later(self) -> None:
@@ -92,7 +126,7 @@ class GameSaver:
             match = table.match
             if match.status == "over" and record["live_key"] == table.live_key:
                 match.game_id, match.ratings = game_id, ratings or match.ratings
-                table._broadcast()
+                table.broadcast()
 
         table.storage.retrying(note)
 

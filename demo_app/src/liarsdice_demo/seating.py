@@ -117,8 +117,8 @@ class Seating:
                 self.seats[index] = Seat(index, name, "bot", None, bot_kind=kind, bot=bot)
         self.seats = [seat for seat in self.seats if seat is not None]
         for index, seat in enumerate(self.seats):
-            seat.index = index
             assert seat is not None
+            seat.index = index
             for conn in seat.conns:
                 conn.seat = index
 

@@ -37,7 +37,7 @@ from liarsdice_demo.hub import current_hub
 from liarsdice_demo.i18n import page_locale
 from liarsdice_demo.live_store import StoreUnavailable
 from liarsdice_demo.protocol import ProtocolError, error, message, parse
-from liarsdice_demo.table import GONE, TableError
+from liarsdice_demo.table_errors import GONE, TableError
 
 log = logging.getLogger(__name__)
 sock = Sock()

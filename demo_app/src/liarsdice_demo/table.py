@@ -1,13 +1,18 @@
 """One live table: the coordinator that holds its lock and wires its parts together.
 
-Contract: every public method takes the table's own lock, so one table's work never waits on
-another's. The server is authoritative: clients send intents (:mod:`liarsdice_demo.protocol`),
-the table validates them against the engine and, when they change something, sends every seat its
-own view (``liarsdice.views.player_view``) and spectators the public view. Nothing about a table
-is sent to a connection except through :meth:`.Fanout.state_for`, which holds no dice but
-the seat's own and the dice players have put face up (and no private plugin state but the seat's
-own), and the reveal after a call, which is public by the rules. Payloads a seat may send with a
-bid or a call are offered only to that seat, on its turn.
+Contract: a table's work runs under its own re-entrant lock, so one table's work never waits on
+another's: every public method takes it (itself, or through the storage's ``retrying`` and
+reloads, or the driver), except :meth:`TableSession.admits`, :meth:`TableSession.record` and
+:attr:`TableSession.live_key`, which take none, and :meth:`TableSession.broadcast`, which the
+parts call under the lock they hold.
+
+The server is authoritative: clients send intents (:mod:`liarsdice_demo.protocol`), the table
+validates them against the engine and, when they change something, sends every seat its own view
+(``liarsdice.views.player_view``) and spectators the public view. Nothing about a table is sent
+to a connection except through :meth:`.Fanout.state_for`, which holds no dice but the seat's own
+and the dice players have put face up (and no private plugin state but the seat's own), and the
+reveal after a call, which is public by the rules. Payloads a seat may send with a bid or a call
+are offered only to that seat, on its turn.
 
 Deferred work (bot turns, the turn clock, the pause after a reveal, saving a finished game) runs
 on the hub's scheduler; each job carries the generation number it was scheduled for and does
@@ -48,11 +53,9 @@ from liarsdice_demo.match import Match
 from liarsdice_demo.protocol import Intent, error
 from liarsdice_demo.saving import GameSaver
 from liarsdice_demo.seat import Seat
-from liarsdice_demo.seating import MAX_TOKENS_PER_SEAT, Seating
-from liarsdice_demo.table_errors import GONE, Forbidden, TableError
+from liarsdice_demo.seating import Seating
+from liarsdice_demo.table_errors import GONE, TableError
 from liarsdice_demo.table_storage import TableStorage, restore, summarize
-
-__all__ = ["GONE", "MAX_TOKENS_PER_SEAT", "Forbidden", "TableError", "TableSession"]
 
 _, _n = Catalog(__name__).markers()
 
@@ -69,14 +72,17 @@ def _part(part: str, name: str, doc: str) -> Any:
 class TableSession:
     """A live table: owns the lock and wires its parts, each with one job: :attr:`seating`,
     :attr:`match`, :attr:`clock`, :attr:`fanout`, :attr:`loop` (the turn cycle), :attr:`storage`
-    (the live store), :attr:`driver` (driving) and :attr:`saver` (the history). The parts take no lock.
-    ``hub`` provides ``scheduler``, ``settings``, ``store``, ``node``, ``save_game``, ``forget``
-    and ``record_latency``."""
+    (the live store), :attr:`driver` (driving) and :attr:`saver` (the history). The seating, the
+    match and the fan-out take no lock; the storage (``retrying``, ``refresh``, ``sync``), the
+    driver (``drive``, ``abandon``, ``stop``), the saver's retry and the clock's jobs take the
+    table's lock themselves, as they also run from the scheduler and the store's syncs. Each part
+    names what it uses of the table (a ``Protocol`` in its module). ``hub`` provides
+    ``scheduler``, ``settings``, ``store``, ``node``, ``save_game``, ``forget`` and
+    ``record_latency``."""
 
     seats = _part("seating", "seats", "The seats (``None``: empty).")
     join_key = _part("seating", "join_key", "The share link's secret.")
     public = _part("seating", "public", "Listed, and open to anyone.")
-    host_player = _part("seating", "host_player", "The host's player id.")
     status = _part("match", "status", "waiting, playing, over or stopped.")
     game = _part("match", "game", "The game being played, if any.")
     game_id = _part("match", "game_id", "The finished game's history id.")
@@ -144,7 +150,7 @@ class TableSession:
         if mine is not None:
             return mine
         seat = self.seating.take(player_id, nickname, key, self.match.status == "waiting")
-        self._broadcast()
+        self.broadcast()
         return seat
 
     def seat_token(self, seat: Seat) -> str:
@@ -215,7 +221,7 @@ class TableSession:
 
         def forget() -> None:
             self.seating.keep_nodes(alive)
-            self._broadcast()
+            self.broadcast()
 
         self.storage.retrying(forget)
 
@@ -226,7 +232,7 @@ class TableSession:
 
         def mark() -> None:
             self.seating.mark(name, node)
-            self._broadcast()
+            self.broadcast()
 
         self.storage.retrying(mark)
 
@@ -253,7 +259,8 @@ class TableSession:
             except TableError as problem:
                 conn.send(error(problem.text, intent))
             except IllegalAction as illegal:
-                conn.send(error(phrases.clauses(illegal.reasons), intent))
+                why = phrases.clauses(illegal.reasons)  # of texts: a text (or "")
+                conn.send(error(why if isinstance(why, Text) else str(why), intent))
             except StoreConflict:
                 text = _("the table changed at that moment: look again and retry")
                 conn.send(error(text, intent))
@@ -268,9 +275,9 @@ class TableSession:
         """Fill empty seats with bots (or drop them) and deal; ``TableError`` if under 2 seats."""
         self.storage.retrying(self.loop.start)
 
-    def _broadcast(self) -> None:
+    def broadcast(self) -> None:
         """Store what changed, then send every connection the announcements waiting (a reveal,
-        a stop) and its own state."""
+        a stop) and its own state (the parts call it under the table's lock)."""
         self.storage.persist()
         self.fanout.broadcast()
 
@@ -292,7 +299,7 @@ class TableSession:
     @classmethod
     def restore(cls, stored: StoredTable, hub: Any) -> TableSession:
         """The table ``stored`` describes, not yet driven: see :func:`.table_storage.restore`."""
-        return restore(cls, stored, hub)  # type: ignore[no-any-return]
+        return restore(cls, stored, hub)
 
     def refresh(self) -> None:
         """Reload this table from the store: see :meth:`.TableStorage.refresh`."""

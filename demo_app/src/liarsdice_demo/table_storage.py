@@ -10,18 +10,21 @@ again, so of two conflicting actions one is applied and the other gets a clear r
 :meth:`TableStorage.sync` catches up with a change another process announced. After a reload,
 the process that drives the table re-arms its clock (:meth:`.Driver.rearm`).
 
-:class:`TableStorage` is a part of a ``TableSession`` (its ``storage``), called under the
-table's lock; it reads and loads the table's other parts (``seating``, ``match``, ``clock``,
-``fanout``).
+:class:`TableStorage` is a part of a ``TableSession`` (its ``storage``); what it uses of the
+table is :class:`KeptTable`. :meth:`~TableStorage.retrying`, :meth:`~TableStorage.refresh` and
+:meth:`~TableStorage.sync` take the table's re-entrant lock themselves (they also run from the
+scheduler and from the store's announcements); :meth:`~TableStorage.persist`,
+:meth:`~TableStorage.load` and :meth:`~TableStorage.record` run under the caller's.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import threading
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from liarsdice.events import RoundResolved
 from liarsdice.game import Game
@@ -29,16 +32,70 @@ from liarsdice.i18n import Text
 from liarsdice.models import Bid, Resolution
 from liarsdice.serialization import from_data, to_data
 from liarsdice_demo import narrate
+from liarsdice_demo.clock import TurnClock
 from liarsdice_demo.composition import TableConfig, parse_config
 from liarsdice_demo.live_store import StoreConflict, StoredTable
+from liarsdice_demo.match import Match
+from liarsdice_demo.seat import Seat
+from liarsdice_demo.seating import Seating
 
 T = TypeVar("T")
+
+
+class Outbox(Protocol):
+    """What the storage uses of the table's fan-out (a :class:`~.fanout.Fanout` is one)."""
+
+    announce: list[dict[str, Any]]
+
+    def dismiss(self, seat: Seat, reason: str | Text) -> None: ...
+
+
+class Rearming(Protocol):
+    """What the storage uses of the table's driver (a :class:`~.driving.Driver` is one)."""
+
+    def rearm(self, resume: bool = False) -> None: ...
+
+
+class KeptTable(Protocol):
+    """What :class:`TableStorage` uses of its table (a ``TableSession`` is one): the fields it
+    stores and loads, its parts, and what it does after a reload."""
+
+    uid: str
+    created: float
+    touched: float
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def config(self) -> TableConfig: ...
+    @property
+    def client(self) -> str | None: ...
+    @property
+    def lock(self) -> threading.RLock: ...
+    @property
+    def hub(self) -> Any:
+        """Provides ``store``, ``forget`` and ``record_latency``."""
+
+    @property
+    def driving(self) -> bool: ...
+    @property
+    def seating(self) -> Seating: ...
+    @property
+    def match(self) -> Match: ...
+    @property
+    def clock(self) -> TurnClock: ...
+    @property
+    def fanout(self) -> Outbox: ...
+    @property
+    def driver(self) -> Rearming: ...
+    def close(self, reason: str) -> None: ...
+    def broadcast(self) -> None: ...
 
 
 class TableStorage:
     """The store-facing part of a live table ``table`` (a ``TableSession``)."""
 
-    def __init__(self, table: Any) -> None:
+    def __init__(self, table: KeptTable) -> None:
         self.table = table
         self.version = 0
         """The version of the stored table this copy holds (commits so far)."""
@@ -91,6 +148,10 @@ class TableStorage:
         self.stored_record = record
         self.stored_events += len(events)
 
+    def new_game(self) -> None:
+        """A new game is dealt: the store holds none of its events yet."""
+        self.stored_events = 0
+
     def retrying(self, work: Callable[[], T]) -> T:
         """``work()`` under the table's lock. If another process changed the table first (the
         commit is refused, or ``work`` refuses with a ``ValueError`` while the store holds a
@@ -121,7 +182,7 @@ class TableStorage:
             self.load(stored)
             if table.driving:
                 table.driver.rearm()
-            table._broadcast()
+            table.broadcast()
 
     def sync(
         self, version: int, announced: float | None = None, change: StoredTable | None = None
@@ -164,7 +225,7 @@ class TableStorage:
             try:
                 if table.driving:
                     table.driver.rearm()
-                table._broadcast()
+                table.broadcast()
             except StoreConflict:  # the driver changed it meanwhile: start from what is stored
                 self.refresh()
             if announced is not None:
@@ -208,9 +269,9 @@ class TableStorage:
         match.resolutions = record["resolutions"]
         # pause_until is absent from tables stored before it
         clock.load(record["deadline"], record.get("pause_until"))
-        same_game = match.game is not None and record["game"] == match.game_no
-        if stored.first and same_game and stored.first == len(match.game.events):
-            match.game.follow(stored.events)
+        held = match.game if record["game"] == match.game_no else None  # the same game
+        if stored.first and held is not None and stored.first == len(held.events):
+            held.follow(stored.events)
             match.narrate(stored.events)
         elif stored.events:
             config = table.config
@@ -227,7 +288,19 @@ class TableStorage:
         self.stored_record = self.record()
 
 
-def restore(make: Callable[..., Any], stored: StoredTable, hub: Any) -> Any:
+class Restorable(Protocol):
+    """What :func:`restore` sets of the table it makes (a ``TableSession`` is one)."""
+
+    driving: bool
+
+    @property
+    def storage(self) -> TableStorage: ...
+
+
+R = TypeVar("R", bound=Restorable)
+
+
+def restore(make: Callable[..., R], stored: StoredTable, hub: Any) -> R:
     """The table ``stored`` describes, made by ``make`` (``TableSession``), not yet driven (see
     :meth:`.Driver.drive`). Raises ``ConfigError`` if its rules cannot be built here (a
     variant not installed) and ``InvalidEvent`` if its events are not a game's log."""
