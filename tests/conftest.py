@@ -31,7 +31,7 @@ class FakeEntryPoint:
 
 
 def _clear_caches() -> None:
-    for name in ("installed", "presets"):
+    for name in ("installed", "_registered"):
         cached = getattr(discovery, name, None)
         if cached is not None and hasattr(cached, "cache_clear"):
             cached.cache_clear()
@@ -104,3 +104,17 @@ def dice_loss_rules() -> Ruleset:
 def natural_rules() -> Ruleset:
     """Baseline + dice loss with ones as an ordinary (lowest) face: ``standard.wild_ones=false``."""
     return Ruleset.build(["dice-loss"], {"standard.wild_ones": False})
+
+
+def preset_rules(name: str) -> Ruleset:
+    """Preset ``name``'s rules at any table size: its variants and options without the preset,
+    so without the preset's table bounds (seed 004's perudo is for 5 dice each; a test may want
+    its rules with 2)."""
+    preset = discovery.find_preset(name)
+    return Ruleset.build(preset.variants, dict(preset.options))
+
+
+@pytest.fixture(scope="session")
+def rules_of_preset() -> Callable[[str], Ruleset]:
+    """:func:`preset_rules`: a preset's rules at any table size."""
+    return preset_rules

@@ -172,7 +172,7 @@ def test_presets_command_lists_every_preset_with_its_seed(
 def test_preset_works_on_the_rules_and_simulate_commands(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    main(["rules", "--preset", "perudo"])
+    main(["rules", "--preset", "perudo-box"])
     assert "## Palifico" in capsys.readouterr().out
     main(["simulate", "--preset", "casino", "--games", "5", "--json"])
     assert '"games": 5' in capsys.readouterr().out

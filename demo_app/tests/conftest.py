@@ -382,11 +382,18 @@ def database_url(request: Any, tmp_path: Path) -> Iterator[str]:
 
 
 def create_in_lobby(page: Any, host: str, **choices: str) -> str:
-    """Create a table through the lobby's form (nickname Iris, preset dudo, then ``choices``:
-    form field id -> value); returns the new table's code, with ``page`` on the table."""
+    """Create a table through the lobby's form (nickname Iris, dudo's rules, then ``choices``:
+    form field id -> value); returns the new table's code, with ``page`` on the table. Dudo's
+    rules are the dudo preset at 5 dice each, else its variants (dice loss, calza) without the
+    preset, which is for 5 dice only."""
     page.goto(f"http://{host}/")
     page.fill("#nickname", "Iris")
-    page.select_option("#preset", "dudo")
+    if choices.get("dice_per_player", "5") == "5":
+        page.select_option("#preset", "dudo")
+    else:
+        page.select_option("#preset", "")
+        for variant in ("dice-loss", "calza"):
+            page.check(f"input[name=variant][value={variant}]")
     for field, value in choices.items():
         if field in ("bot_kind", "preset"):
             page.select_option(f"#{field}", value)

@@ -31,8 +31,23 @@ def test_lobby_to_winner_in_the_browser(live_server: str, browser: Any) -> None:
     assert page.is_disabled("#create-button")
     page.uncheck("input[name=variant][value=ones-locking]")
     page.uncheck("input[name=variant][value=aces-switch]")
-    # ...and a valid one can be created.
+    # A preset for some tables only narrows the table's inputs (dudo: 5 dice each, seed 003)...
+    page.fill("#dice_per_player", "2")
     page.select_option("#preset", "dudo")
+    assert page.input_value("#dice_per_player") == "5"
+    assert page.get_attribute("#dice_per_player", "min") == "5"
+    assert page.get_attribute("#dice_per_player", "max") == "5"
+    assert "Table: 2 to 6 players, 5 dice each." in page.inner_text("#preset-summary")
+    # ...refuses another size before anything is made...
+    page.fill("#dice_per_player", "2")
+    page.wait_for_selector(".validation.error")
+    assert "the dudo preset is for 5 dice each, not 2" in page.inner_text("#validation")
+    assert page.is_disabled("#create-button")
+    # ...and its variants without the preset take any table: a valid one can be created.
+    page.select_option("#preset", "")
+    assert page.get_attribute("#dice_per_player", "min") == "1"
+    page.check("input[name=variant][value=dice-loss]")
+    page.check("input[name=variant][value=calza]")
     page.fill("#seats", "3")
     page.fill("#dice_per_player", "2")
     page.select_option("#bot_kind", "random")
@@ -94,7 +109,9 @@ def test_the_reveal_shows_every_die_the_call_counted(
     assert page.is_visible("#leave") and page.get_attribute("#leave", "href") == "/"
     page.click("#new-table")
     page.wait_for_selector(".validation.ok")
-    assert page.input_value("#preset") == "dudo"
+    assert page.input_value("#preset") == ""  # dudo's variants: the preset is for 5 dice each
+    assert page.is_checked("input[name=variant][value=dice-loss]")
+    assert page.is_checked("input[name=variant][value=calza]")
     assert page.input_value("#seats") == "2" and page.input_value("#dice_per_player") == "1"
     assert page.input_value("#bot_kind") == "random"
     assert not page.is_checked("#rated") and not page.is_checked("#public")
@@ -102,7 +119,7 @@ def test_the_reveal_shows_every_die_the_call_counted(
     page.click("#create-button")
     page.wait_for_url("**/t/*")
     page.wait_for_selector("#start:visible")
-    assert "Dudo" in page.inner_text(".table-head h1")
+    assert "Standard + Calza (exact call), Dice loss" in page.inner_text(".table-head h1")
     assert not errors, errors
 
 

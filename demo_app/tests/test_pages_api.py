@@ -48,7 +48,49 @@ def test_catalog_declares_option_types(client: Any) -> None:
         "cheko",
         "dudo",
         "perudo",
+        "perudo-box",
     }
+
+
+def test_catalog_gives_the_tables_each_preset_takes(client: Any) -> None:
+    presets = {p["name"]: p for p in client.get("/api/catalog").json["presets"]}
+    perudo = presets["perudo"]
+    assert (perudo["players"], perudo["dice"]) == ([2, 6], [5, 5])
+    assert perudo["table"] == "2 to 6 players, 5 dice each"
+    assert "palifico" not in perudo["variants"] and "palifico" in presets["perudo-box"]["variants"]
+    assert (presets["cheko"]["players"], presets["cheko"]["dice"]) == ([2, None], [1, None])
+    assert presets["cheko"]["table"] is None
+    uk = client.get("/api/catalog", headers={"Accept-Language": "uk"}).json
+    assert {p["name"]: p["table"] for p in uk["presets"]}["dudo"] == (
+        "від 2 до 6 гравців, по 5 кубиків у кожного"
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "error"),
+    [
+        ({"preset": "perudo", "dice_per_player": 3}, "the perudo preset is for 5 dice each, not 3"),
+        ({"preset": "casino", "dice_per_player": 1}, "the casino preset is for 5 dice each, not 1"),
+    ],
+)
+def test_a_table_its_preset_does_not_take_is_refused(
+    client: Any, body: dict[str, Any], error: str
+) -> None:
+    tables = len(client.get("/api/tables").json["tables"])
+    answer = client.post("/api/validate", json={**body, "seats": 4})
+    assert (answer.status_code, answer.json["ok"], answer.json["error"]) == (422, False, error)
+    made = client.post("/api/tables", json={"nickname": "Iris", "public": True, **body})
+    assert (made.status_code, made.json["error"]) == (422, error)
+    assert len(client.get("/api/tables").json["tables"]) == tables  # nothing was made
+    uk = client.post("/api/validate", json=body, headers={"Accept-Language": "uk"}).json
+    assert uk["error"].startswith(f"набір правил {body['preset']}: по 5 кубиків у кожного")
+    # The same rules without the preset take any table; cheko's seed sets no bounds.
+    preset = client.get("/api/catalog").json["presets"]
+    variants = next(p["variants"] for p in preset if p["name"] == body["preset"])
+    assert client.post("/api/validate", json={**body, "preset": None, "variants": variants}).json[
+        "ok"
+    ]
+    assert client.post("/api/validate", json={**body, "preset": "cheko"}).json["ok"]
 
 
 def test_validate_explains_an_invalid_combination(client: Any) -> None:
@@ -170,7 +212,9 @@ def sql_app(database_url: str, tmp_path: Path) -> Iterator[Any]:
 def test_bot_game_is_stored_rated_and_replayable(sql_app: Any) -> None:
     app, client = sql_app, sql_app.test_client()
     hub = app.extensions["liarsdice_hub"]
-    config = parse_config({"preset": "dudo", "seats": 3, "rated": True, "dice_per_player": 2})
+    config = parse_config(
+        {"variants": ["dice-loss", "calza"], "seats": 3, "rated": True, "dice_per_player": 2}
+    )
     table = hub.create(config, start=True)
     deadline = time.monotonic() + 20
     while table.game_id is None:

@@ -32,7 +32,9 @@ def fits(page: Any) -> None:
 
 def a_rated_game(app: Any) -> int:
     """Play a rated game of bots to the end, so the leaderboard has rows; its id."""
-    config = parse_config({"preset": "dudo", "seats": 6, "rated": True, "dice_per_player": 1})
+    config = parse_config(
+        {"variants": ["dice-loss", "calza"], "seats": 6, "rated": True, "dice_per_player": 1}
+    )
     table = app.extensions["liarsdice_hub"].create(config, start=True)
     deadline = time.monotonic() + 30
     while table.game_id is None:

@@ -112,7 +112,7 @@ def test_a_finished_game_that_was_not_saved_is_saved_once_on_restart(tmp_path: P
     database = str(tmp_path / "demo.sqlite")
     app = create_app({**SETTINGS, "DATABASE": database})
     hub = hub_of(app)
-    config = parse_config({"preset": "dudo", "seats": 2, "dice_per_player": 1})
+    config = parse_config({"variants": ["dice-loss", "calza"], "seats": 2, "dice_per_player": 1})
     table = hub.create(config, start=True)  # two bots
     deadline = time.monotonic() + 30
     while table.game_id is None:
@@ -155,7 +155,9 @@ def test_a_finished_game_the_database_refused_is_saved_when_it_takes_it(
 
     monkeypatch.setattr(hub, "save_game", database_down_twice)
     try:
-        config = parse_config({"preset": "dudo", "seats": 2, "dice_per_player": 1})
+        config = parse_config(
+            {"variants": ["dice-loss", "calza"], "seats": 2, "dice_per_player": 1}
+        )
         table = hub.create(config, start=True)  # two bots
         deadline = time.monotonic() + 30
         while not refused:

@@ -86,7 +86,7 @@ def test_a_table_whose_rules_cannot_finish_stops_and_tells_everyone(immortal: No
 
 
 def test_a_table_whose_rules_finish_is_never_stopped() -> None:
-    config = parse_config({"preset": "dudo", "seats": 3, "dice_per_player": 2})
+    config = parse_config({"variants": ["dice-loss", "calza"], "seats": 3, "dice_per_player": 2})
     hub = ManualHub()
     table = TableSession("DUDO", config, hub, host_player=None)
     table.start_now()

@@ -23,7 +23,14 @@ def _play_out(hub: ManualHub, table: TableSession) -> None:
 
 
 def test_each_connection_reads_the_table_in_its_own_language() -> None:
-    config = parse_config({"preset": "casino", "seats": 2, "dice_per_player": 2})
+    config = parse_config(
+        {
+            "variants": ["revolver", "calza", "winner-opens"],
+            "options": {"calza.reward": "table-pays"},
+            "seats": 2,
+            "dice_per_player": 2,
+        }
+    )
     hub = ManualHub()
     table = TableSession("LANG", config, hub, host_player=1)
     seat = table.sit(1, "Iris")
@@ -56,7 +63,7 @@ def test_each_connection_reads_the_table_in_its_own_language() -> None:
 
 
 def test_a_stored_reveal_is_read_again_in_any_language() -> None:
-    config = parse_config({"preset": "dudo", "seats": 2, "dice_per_player": 1})
+    config = parse_config({"variants": ["dice-loss", "calza"], "seats": 2, "dice_per_player": 1})
     hub = ManualHub()
     table = TableSession("SAVE", config, hub, host_player=None)
     table.start_now()

@@ -31,7 +31,10 @@ from liarsdice_demo.table_storage import TableStorage
 
 from .conftest import Conn, ManualHub
 
-DUDO = parse_config({"preset": "dudo", "seats": 3, "dice_per_player": 2, "bot_kind": "none"})
+# Dudo's rules (its variants; the dudo preset itself is for 5 dice each) at a quick table.
+DUDO = parse_config(
+    {"variants": ["dice-loss", "calza"], "seats": 3, "dice_per_player": 2, "bot_kind": "none"}
+)
 
 # --- seating ---------------------------------------------------------------------------------------
 

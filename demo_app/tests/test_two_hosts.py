@@ -89,7 +89,13 @@ def board(host: str) -> str:
 
 def test_players_ratings_and_history_are_shared_by_two_hosts(hosts: list[str]) -> None:
     one, two = hosts
-    body = {"nickname": "Iris", "preset": "dudo", "seats": 2, "rated": True, "dice_per_player": 2}
+    body = {
+        "nickname": "Iris",
+        "variants": ["dice-loss", "calza"],
+        "seats": 2,
+        "rated": True,
+        "dice_per_player": 2,
+    }
     status, made, iris = call(one, "/api/tables", body)
     assert status == 200 and iris.startswith("ld_player="), made
     # Iris, made on host 1, is the same player on host 2: her cookie names her there, and

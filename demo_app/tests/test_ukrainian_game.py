@@ -63,7 +63,11 @@ def test_a_game_in_ukrainian_from_lobby_to_winner(app: Any, live_server: str, br
     page.select_option("#preset", "casino")
     page.select_option("#bot_kind", "random")
     page.fill("#seats", "3")
-    page.fill("#dice_per_player", "2")
+    page.fill("#dice_per_player", "2")  # the casino's page gives 5 dice each: refused, in Ukrainian
+    page.wait_for_selector(".validation.error")
+    refusal = page.inner_text("#validation")
+    assert "набір правил casino: по 5 кубиків у кожного, а не 2" in refusal, refusal
+    page.fill("#dice_per_player", "5")
     page.wait_for_selector(".validation.ok")
     assert_ukrainian(page, LOBBY_WORDS)
     assert CYRILLIC.search(page.inner_text("#options")), page.inner_text("#options")

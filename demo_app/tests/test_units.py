@@ -293,7 +293,9 @@ def test_the_reveal_holds_the_dice_of_a_player_the_call_puts_out(monkeypatch: An
             return super().start_round(rolls or {"Iris": [5], "Knox": [1], "Lu": [2]})
 
     monkeypatch.setattr("liarsdice_demo.match.Game", Rigged)
-    config = parse_config({"preset": "dudo", "seats": 3, "dice_per_player": 1, "bot_kind": "none"})
+    config = parse_config(
+        {"variants": ["dice-loss", "calza"], "seats": 3, "dice_per_player": 1, "bot_kind": "none"}
+    )
     table = TableSession("REVL", config, DrivenHub(), 1)
     for player_id, name in enumerate(["Iris", "Knox", "Lu"], 1):
         table.sit(player_id, name, table.join_key)
@@ -334,7 +336,9 @@ def test_a_finished_table_is_not_listed_while_the_shared_list_is_cached(
     app = create_app(settings)
     hub = app.extensions["liarsdice_hub"]
     try:
-        config = parse_config({"preset": "dudo", "seats": 3, "dice_per_player": 1})
+        config = parse_config(
+            {"variants": ["dice-loss", "calza"], "seats": 3, "dice_per_player": 1}
+        )
         table = hub.create(config, public=True)
         assert [(t["code"], t["status"]) for t in hub.listed()] == [(table.code, "waiting")]
         table.start_now()  # bots only, at once

@@ -18,6 +18,13 @@ from liarsdice_demo import history
 from liarsdice_demo.db import engine_for
 from liarsdice_demo.protocol import MAX_MESSAGE
 
+CASINO_RULES: dict[str, Any] = {
+    "preset": None,
+    "variants": ["revolver", "calza", "winner-opens"],
+    "options": {"calza.reward": "table-pays"},
+}
+"""The casino preset's rules without the preset, which is for 5 dice each: for quick tables."""
+
 
 def make_table(app: Any, **fields: Any) -> tuple[dict[str, Any], Any]:
     host = app.test_client()
@@ -65,7 +72,14 @@ def wait_until(condition: Any, timeout: float = 30.0, step: Any = None) -> None:
 
 
 def test_full_game_with_bots_and_a_reconnect(app: Any, make_player: Any) -> None:
-    made, _ = make_table(app, dice_per_player=2, turn_seconds=5, rated=True)
+    made, _ = make_table(
+        app,
+        preset=None,
+        variants=["dice-loss", "calza"],
+        dice_per_player=2,
+        turn_seconds=5,
+        rated=True,
+    )
     code = made["code"]
     knox = sit(app, code, "Knox")
     iris = make_player(code, made["seat_token"])
@@ -124,7 +138,7 @@ def test_full_game_with_bots_and_a_reconnect(app: Any, make_player: Any) -> None
 
 
 def test_a_seat_sees_no_other_players_dice_before_the_reveal(app: Any, make_player: Any) -> None:
-    made, _ = make_table(app, preset="casino", seats=3, dice_per_player=3)
+    made, _ = make_table(app, **CASINO_RULES, seats=3, dice_per_player=3)
     code = made["code"]
     iris = make_player(code, made["seat_token"])
     iris.expect("welcome")
@@ -260,7 +274,7 @@ def test_a_flood_is_throttled_then_closed_and_other_tables_keep_moving(
 def test_reveal_names_the_counted_faces_and_spectators_see_no_dice(
     app: Any, make_player: Any
 ) -> None:
-    made, _ = make_table(app, preset="casino", seats=3, dice_per_player=2)
+    made, _ = make_table(app, **CASINO_RULES, seats=3, dice_per_player=2)
     code = made["code"]
     iris = make_player(code, made["seat_token"])
     iris.expect("welcome")

@@ -82,7 +82,8 @@ def furnish_lobby(app: Any) -> None:
     """A finished rated game of bots (the lobby's recent games) and a public table waiting for
     players, made before any picture so every lobby shows the same lists."""
     hub = app.extensions["liarsdice_hub"]
-    config = parse_config({"preset": "dudo", "seats": 4, "rated": True, "dice_per_player": 2})
+    quick = {"variants": ["dice-loss", "calza"], "dice_per_player": 2}  # dudo's rules, 2 dice each
+    config = parse_config({**quick, "seats": 4, "rated": True})
     game = hub.create(config, start=True)
     deadline = time.monotonic() + 60
     while game.game_id is None:

@@ -21,7 +21,7 @@ from liarsdice.ruleset import installed
 from liarsdice.tournament import play_game
 from liarsdice.views import PlayerView, player_view
 
-PRESETS = ["casino", "online", "cheko", "dudo", "perudo"]
+PRESETS = ["casino", "online", "cheko", "dudo", "perudo", "perudo-box"]
 KINDS = ["odds", "bayes"]
 VARIANTS = sorted(name for name in installed() if name != "standard")
 
@@ -81,9 +81,12 @@ def test_the_bots_are_installed_through_the_entry_point_group() -> None:
 
 @pytest.mark.parametrize("kind", [*KINDS, "random"])
 @pytest.mark.parametrize("preset", PRESETS)
-def test_hidden_dice_never_change_a_decision(kind: str, preset: str) -> None:
-    """Same public facts and own dice, different hidden dice: the same decision, seed for seed."""
-    rules = Ruleset.build(preset=preset)
+def test_hidden_dice_never_change_a_decision(
+    kind: str, preset: str, rules_of_preset: Callable[[str], Ruleset]
+) -> None:
+    """Same public facts and own dice, different hidden dice: the same decision, seed for seed
+    (at tables of 1 to 5 dice each: the preset's rules without its table size)."""
+    rules = rules_of_preset(preset)
     rng = Random(f"{kind}-{preset}")
     for state in situations(rules, rng, 12):
         assert state.round is not None
@@ -236,8 +239,10 @@ def test_losing_costs_more_with_more_bullets() -> None:
     assert costs == sorted(costs) and costs[0] < costs[4] < costs[5] == 1.0
 
 
-def test_with_four_bullets_the_odds_bot_skips_an_exact_call_it_makes_with_none() -> None:
-    rules = Ruleset.build(preset="casino")
+def test_with_four_bullets_the_odds_bot_skips_an_exact_call_it_makes_with_none(
+    rules_of_preset: Callable[[str], Ruleset],
+) -> None:
+    rules = rules_of_preset("casino")  # at a table of 2 dice each
     game = Game(rules, ["Ann", "Ben", "Cid"], Random(0), dice_per_player=2)
     game.start_round({"Ann": [1, 6], "Ben": [1, 3], "Cid": [4, 1]})
     game.bid("Ann", 3, 3)
@@ -255,13 +260,13 @@ def _pick(bot: Any, view: PlayerView, player: str, bullets: int) -> Any:
 
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("preset", ["casino", "dudo"])
-def test_more_bullets_never_pick_a_riskier_choice(kind: str, preset: str) -> None:
+def test_more_bullets_never_pick_a_riskier_choice(
+    kind: str, preset: str, rules_of_preset: Callable[[str], Ruleset]
+) -> None:
     """Whatever the situation, the choice made with 4 bullets loses no more often than with none."""
-    rules = (
-        Ruleset.build(["revolver"], preset=preset)
-        if preset == "dudo"
-        else Ruleset.build(preset=preset)
-    )
+    rules = rules_of_preset(preset)  # at tables of 1 to 5 dice each
+    if preset == "dudo":
+        rules = Ruleset.build([*rules.names[1:], "revolver"], rules.options)
     bot: Any = (
         OddsBot(rules, Random(0)) if kind == "odds" else BayesBot(rules, Random(0), bluff_rate=0)
     )
@@ -297,8 +302,10 @@ def test_a_bid_raises_the_belief_in_its_face_and_lowers_the_others(natural_rules
         assert empty.exactly(5, quantity) == pytest.approx(plain.exactly(quantity))
 
 
-def test_without_bluffs_the_bayes_bot_ignores_its_rng() -> None:
-    rules = Ruleset.build(preset="perudo")
+def test_without_bluffs_the_bayes_bot_ignores_its_rng(
+    rules_of_preset: Callable[[str], Ruleset],
+) -> None:
+    rules = rules_of_preset("perudo")  # at tables of 1 to 5 dice each
     for state in situations(rules, Random(3), 30):
         assert state.round is not None
         view = player_view(rules, state, state.round.turn)

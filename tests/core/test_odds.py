@@ -117,7 +117,7 @@ def test_locked_ones_give_one_sixth() -> None:
 
 
 def test_palifico_round_gives_one_sixth() -> None:
-    rules = Ruleset.build(preset="perudo")
+    rules = Ruleset.build(preset="perudo-box")
     game = _game(rules, ROLLS)
     state = game.state
     assert odds.outlook(rules, state, 5, ROLLS["Ann"]).p == pytest.approx(2 / 6)
@@ -196,9 +196,11 @@ def test_assess_for_the_opener_has_only_raises() -> None:
     assert {r.bid for r in assessment.raises} == {Bid(1, face) for face in range(2, 7)}
 
 
-@pytest.mark.parametrize("preset", ["casino", "online", "cheko", "dudo", "perudo"])
-def test_lowest_raises_are_the_lowest_legal_bid_of_each_face(preset: str) -> None:
-    rules = Ruleset.build(preset=preset)
+@pytest.mark.parametrize("preset", ["casino", "online", "cheko", "dudo", "perudo", "perudo-box"])
+def test_lowest_raises_are_the_lowest_legal_bid_of_each_face(
+    preset: str, rules_of_preset: Callable[[str], Ruleset]
+) -> None:
+    rules = rules_of_preset(preset)  # at tables of 1 to 5 dice each
     rng = Random(preset)
     names = ["a", "b", "c", "d"]
     for _ in range(15):
@@ -267,7 +269,7 @@ def test_odds_table_exact_chances_sum_to_one() -> None:
 
 
 def test_odds_table_as_plain_data() -> None:
-    data = odds_table(Ruleset.build(preset="perudo"), 4, [2]).as_dict()
+    data = odds_table(Ruleset.build(preset="perudo-box"), 4, [2]).as_dict()
     assert json.loads(json.dumps(data)) == data
     assert set(data) == {
         "dice_in_play",
@@ -289,7 +291,7 @@ def test_odds_table_as_plain_data() -> None:
         "exact",
         "refusal",
     }
-    assert data["faces"][0]["opening"] is False  # perudo: no opening on aces
+    assert data["faces"][0]["opening"] is False  # boxed perudo: no opening on aces
     assert data["faces"][0]["later"] is True  # but aces may be bid once a round is open
 
 
@@ -317,7 +319,8 @@ def test_cli_odds_prints_both_worlds_and_the_exact_call(capsys: pytest.CaptureFi
         (["-p", "casino"], "ones: counted 1 (ones are wild: no bids on ones)"),
         # Ones are wild in an ordinary round, but may be bid in a palifico round: never "never".
         (["-v", "palifico", "-v", "dice-loss"], "ones: counted 1 (ones are wild: no bids on ones)"),
-        (["-p", "perudo"], "ones: counted 1 (may not open a round)"),
+        (["-p", "perudo-box"], "ones: counted 1 (may not open a round)"),
+        (["-p", "perudo"], "ones: counted 1\n"),  # seed 004: a round may open on ones
         (["-p", "online"], "ones: counted 1\n"),
         (
             ["-v", "wild-sixes", "-v", "dice-loss", "-o", "wild-sixes.bid_sixes=false"],
@@ -338,8 +341,10 @@ def test_cli_odds_says_when_a_face_may_be_bid_as_the_rules_do(
 def test_a_faces_note_is_the_rule_that_refuses_it() -> None:
     casino = odds_table(Ruleset.build(preset="casino"), 6).face(1)
     assert casino.refusal == casino.note == "ones are wild: no bids on ones"
+    boxed = odds_table(Ruleset.build(preset="perudo-box"), 6).face(1)
+    assert boxed.note == NOT_AT_THE_OPEN and boxed.refusal is not None
     perudo = odds_table(Ruleset.build(preset="perudo"), 6).face(1)
-    assert perudo.note == NOT_AT_THE_OPEN and perudo.refusal is not None
+    assert perudo.note == "" and perudo.refusal is None and perudo.opening
     fives = odds_table(Ruleset.build(preset="casino"), 6).face(5)
     assert fives.note == "" and fives.refusal is None
 

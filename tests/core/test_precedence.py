@@ -288,7 +288,7 @@ def test_wild_faces_follow_the_counting_rule(variants, options, wild) -> None:
 
 
 def test_wild_faces_change_during_a_round() -> None:
-    rules = Ruleset.build(preset="online")  # ones-locking
+    rules = Ruleset.build(["ones-locking", "dice-loss"])  # the online preset's rules
     game = Game(rules, ["Ann", "Ben"], Random(0), dice_per_player=2)
     game.start_round({"Ann": [1, 2], "Ben": [3, 4]})
     assert rules.wild_faces(game.state) == frozenset({1})

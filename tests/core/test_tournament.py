@@ -43,7 +43,7 @@ def test_seats_rotate_across_games(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(tournament, "make_bot", spy)
     tournament.run(
-        Ruleset.build(preset="dudo"), ["odds", "bayes", "random"], 3, 0, dice_per_player=2
+        Ruleset.build(preset="cheko"), ["odds", "bayes", "random"], 3, 0, dice_per_player=2
     )
     by_game = [seated[i : i + 3] for i in range(0, 9, 3)]
     assert [kind for _, kind in by_game[0]] == ["odds", "bayes", "random"]

@@ -79,8 +79,10 @@ def test_illegal_attempts_do_not_count_and_have_their_own_budget() -> None:
 @pytest.mark.parametrize("preset", sorted(presets()))
 def test_every_preset_keeps_the_law(preset: str) -> None:
     rules = Ruleset.build(preset=preset)
+    assert rules.preset is not None
     for seed in range(12):
-        for players, dice in [(2, 1), (3, 2), (4, 3)]:
+        for wanted in [(2, 1), (3, 2), (4, 3)]:
+            players, dice = rules.preset.size.fit(*wanted)  # perudo: 2-4 players, 5 dice each
             names = [f"p{i}" for i in range(players)]
             game = play_game(rules, names, dice, seed, RandomChooser(seed))
             assert game.complete and not game.stuck, game

@@ -156,23 +156,49 @@ def broken() -> Mapping[str, PluginError]:
 
 
 @functools.cache
-def presets() -> Mapping[str, Preset]:
-    """Every preset registered by an installed plugin, by name; collected once per process."""
+def _registered() -> tuple[Mapping[str, Preset], Mapping[str, PluginError]]:
+    """The presets every installed plugin registers, and those left out with why (a name
+    registered twice, bounds that are not bounds, a registration that raised)."""
     registry = PresetRegistry()
+    refused: dict[str, PluginError] = {}
     for variant in installed().values():
+        where = f"variant {variant.name} ({variant.distribution})"
         pm = new_manager()
         pm.register(variant.plugin, name=variant.name)
+        seen = set(registry.refused)
         try:
             call_on(variant.name, pm, "liarsdice_register_presets", presets=registry)
-        except ValueError as error:
-            raise PluginError(f"variant {variant.name}: {error}") from error
-    return dict(sorted(registry.presets.items()))
+        except Exception as error:
+            refused[variant.name] = PluginError(
+                f"{where}: liarsdice_register_presets raised {type(error).__name__}: {error}",
+                plugin=variant.name,
+                hook="liarsdice_register_presets",
+            )
+        for name in set(registry.refused) - seen:
+            refused[name] = PluginError(f"{where}: {registry.refused[name]}", plugin=variant.name)
+    return dict(sorted(registry.presets.items())), refused
+
+
+def presets() -> Mapping[str, Preset]:
+    """Every preset registered by an installed plugin, by name; collected once per process. A
+    preset a plugin cannot register is left out, so it cannot break the others:
+    :func:`broken_presets` says why."""
+    return _registered()[0]
+
+
+def broken_presets() -> Mapping[str, PluginError]:
+    """The presets left out, by name (or the plugin's name, when its registration raised), with
+    the error saying why."""
+    return _registered()[1]
 
 
 def find_preset(name: str) -> Preset:
-    """The preset ``name``; :class:`UnknownPreset` lists the available ones."""
+    """The preset ``name``; the :class:`PluginError` of one left out, else
+    :class:`UnknownPreset` listing the available ones."""
     known = presets()
     if name not in known:
+        if name in broken_presets():
+            raise broken_presets()[name]
         raise UnknownPreset(
             _(
                 "unknown preset {name}; available: {known}",

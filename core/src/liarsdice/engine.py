@@ -46,6 +46,7 @@ from liarsdice.legality import (
     turn_problem,
 )
 from liarsdice.models import Action, BidAction, CallAction, GameState, Resolution, TimeoutAction
+from liarsdice.presets import ANY_DICE, ANY_PLAYERS
 from liarsdice.reducer import Draft
 from liarsdice.ruleset import FACES, Ruleset
 
@@ -101,12 +102,13 @@ def start_game(
     first_opener: str | None = None,
 ) -> tuple[Draft, list[Event]]:
     """:func:`new_game`, giving the new game as a draft."""
-    if len(players) < 2:
-        raise ValueError("a game needs at least 2 players")
+    if len(players) < ANY_PLAYERS[0]:
+        raise ValueError(f"a game needs at least {ANY_PLAYERS[0]} players")
     if len(set(players)) != len(players):
         raise ValueError("player names must be unique")
-    if dice_per_player < 1:
-        raise ValueError("each player needs at least 1 die")
+    if dice_per_player < ANY_DICE[0]:
+        raise ValueError(f"each player needs at least {ANY_DICE[0]} die")
+    rules.check_table(len(players), dice_per_player)
     started = GameStarted(tuple(players), dice_per_player)
     log = _Log(Draft.started(started))
     log.events.append(started)
@@ -128,7 +130,10 @@ def new_game(
     dice_per_player: int = 5,
     first_opener: str | None = None,
 ) -> Outcome:
-    """Seat ``players`` clockwise and choose the first opener (``first_opener`` overrides it)."""
+    """Seat ``players`` clockwise and choose the first opener (``first_opener`` overrides it).
+
+    A table the ruleset's preset does not take raises
+    :class:`~liarsdice.errors.BadTableSize` (:meth:`~liarsdice.ruleset.Ruleset.check_table`)."""
     draft, events = start_game(
         rules, players, rng, dice_per_player=dice_per_player, first_opener=first_opener
     )

@@ -50,6 +50,11 @@ class NoEconomics(RulesetError):
     """No plugin in the ruleset makes a lost round cost anything."""
 
 
+class BadTableSize(RulesetError):
+    """The ruleset's preset does not take a table of that many players or dice (its
+    :class:`~liarsdice.presets.TableSize`); the message names the preset and the bound."""
+
+
 class PluginError(RuntimeError):
     """A plugin failed to load or broke a hook contract; the message names the plugin.
 

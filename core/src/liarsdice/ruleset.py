@@ -23,6 +23,7 @@ from liarsdice.discovery import (
     GROUP,
     InstalledVariant,
     broken,
+    broken_presets,
     find_preset,
     find_variant,
     installed,
@@ -31,6 +32,7 @@ from liarsdice.discovery import (
 )
 from liarsdice.dispatch import Hooks
 from liarsdice.errors import (
+    BadTableSize,
     Conflict,
     NoEconomics,
     UnknownOption,
@@ -49,6 +51,7 @@ __all__ = [
     "InstalledVariant",
     "Ruleset",
     "broken",
+    "broken_presets",
     "find_preset",
     "find_variant",
     "installed",
@@ -118,6 +121,9 @@ class Ruleset:
         variants: Iterable[str] = (),
         options: Mapping[str, Any] | None = None,
         preset: str | None = None,
+        *,
+        players: int | None = None,
+        dice_per_player: int | None = None,
     ) -> Ruleset:
         """The ruleset of the baseline plus ``variants``, with ``options`` (``"plugin.name": value``).
 
@@ -125,6 +131,8 @@ class Ruleset:
         them (a given option overrides the preset's value). Raises a
         :class:`~liarsdice.errors.RulesetError` subclass naming the plugin or option for an unknown
         preset, variant or option, a bad value, a missing requirement, a conflict, or no economics.
+        With ``players`` or ``dice_per_player``, also :class:`~liarsdice.errors.BadTableSize` for
+        a table the preset does not take (:meth:`check_table`).
         """
         chosen_preset = find_preset(preset) if preset is not None else None
         if chosen_preset is not None:
@@ -166,7 +174,33 @@ class Ruleset:
         if problem is not None:
             raise problem
         rules._check_precedence()
+        rules.check_table(players, dice_per_player)
         return rules
+
+    def check_table(
+        self,
+        players: int | None = None,
+        dice_per_player: int | None = None,
+        *,
+        dice_in_play: int | None = None,
+        hand: int | None = None,
+    ) -> None:
+        """Refuse a table that the preset's document does not allow (``Preset.size``) with
+        :class:`~liarsdice.errors.BadTableSize` ("the perudo preset is for 2 to 6 players, not
+        7"): ``players`` x ``dice_per_player`` each at the start, ``dice_in_play`` dice on the
+        table, or a ``hand`` of that many dice. ``None`` values are not checked; without a preset
+        every table passes here (the engine still wants two players and a die each)."""
+        if self.preset is None:
+            return
+        refusal = self.preset.size.refusal(
+            self.preset.name,
+            players=players,
+            dice=dice_per_player,
+            in_play=dice_in_play,
+            hand=hand,
+        )
+        if refusal is not None:
+            raise BadTableSize(refusal)
 
     def _check_precedence(self) -> None:
         """Refuse unordered answers to one first-result hook and implementations that can never

@@ -48,14 +48,17 @@ class Rules(Protocol):
 
 
 def preset_intro(preset: Preset) -> Text:
-    """The line that opens a preset's page. The preset's ``source`` (the rule sets it follows,
-    such as "seed 000") is for the project, not for players: it is not shown."""
-    return _(
+    """The line that opens a preset's page, with the table it is for when it says ("Table: 2 to
+    6 players, 5 dice each."). The preset's ``source`` (the rule sets it follows, such as "seed
+    000") is for the project, not for players: it is not shown."""
+    intro = _(
         "Preset **{name}** — {title}. {summary}",
         name=preset.name,
         title=preset.title,
         summary=preset.summary,
     )
+    table = preset.size.line()
+    return intro if table is None else _("{intro} {table}", intro=intro, table=table)
 
 
 def text_of(rules: Rules, name: str) -> RulesText:

@@ -146,7 +146,10 @@ def run(scenario: Mapping[str, Any], factory: RulesetFactory = _default_factory)
     seed = scenario.get("seed", 0)
     _expect(type(seed) is int, '"seed" must be an integer')
     rng = RiggedRandom(seed)
-    game = Game(rules, players, rng, dice_per_player=dice, first_opener=first)
+    try:
+        game = Game(rules, players, rng, dice_per_player=dice, first_opener=first)
+    except RulesetError as error:  # a table the preset does not take
+        raise ScenarioError(str(error)) from error
 
     results = []
     for number, raw_round in enumerate(rounds, start=1):

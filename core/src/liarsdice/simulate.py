@@ -139,8 +139,10 @@ def simulate(
     is the same on one core, ``workers`` local processes or the Dask cluster at ``dask``
     (:func:`liarsdice.parallel.play`). ``progress(n)`` is told as games are done. A game that
     reaches the ruleset's move limit without a winner raises :class:`~liarsdice.limits.StuckGame`
-    saying which game it was.
+    saying which game it was; a table the ruleset's preset does not take raises
+    :class:`~liarsdice.errors.BadTableSize` before any game.
     """
+    rules.check_table(players, dice_per_player)
     names = [f"seat{i}" for i in range(1, players + 1)]
     wins = dict.fromkeys(names, 0)
     rounds = actions = 0

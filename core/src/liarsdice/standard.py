@@ -59,6 +59,8 @@ def liarsdice_register_presets(presets: PresetRegistry) -> None:
             summary=preset.summary,
             variants=preset.variants,
             options=preset.options,
+            players=preset.size.players,
+            dice=preset.size.dice,
         )
 
 

@@ -231,12 +231,14 @@ def run(
     timings aside, is the same on one core, ``workers`` local processes or the Dask cluster at
     ``dask`` (:func:`liarsdice.parallel.play`). ``progress(n)`` is told as games are done. A game
     that reaches the ruleset's move limit without a winner raises
-    :class:`~liarsdice.limits.StuckGame` saying which game it was.
+    :class:`~liarsdice.limits.StuckGame` saying which game it was; a table the ruleset's preset
+    does not take raises :class:`~liarsdice.errors.BadTableSize` before any game.
     """
     if len(kinds) < 2:
         raise ValueError("a tournament needs at least 2 bots")
     if games < 1:
         raise ValueError("a tournament needs at least 1 game")
+    rules.check_table(len(kinds), dice_per_player)
     n = len(kinds)
     wins = dict.fromkeys(kinds, 0)
     times: dict[str, list[float]] = {kind: [] for kind in kinds}

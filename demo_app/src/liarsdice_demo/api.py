@@ -29,6 +29,7 @@ from liarsdice_demo.composition import (
     catalog,
     combination_defaults,
     parse_config,
+    parse_table_size,
 )
 from liarsdice_demo.hub import TooManyTables, current_hub
 from liarsdice_demo.i18n import page_locale
@@ -61,7 +62,8 @@ def get_catalog() -> Response:
 
 @bp.post("/validate")
 def validate() -> Response | tuple[Response, int]:
-    """Check a combination (``preset``, ``variants``, ``options``) without making a table.
+    """Check a combination (``preset``, ``variants``, ``options``), and the table's ``seats``
+    and ``dice_per_player`` where given, without making a table.
 
     Accepted: the variants, calls, resolved options, effective ``defaults`` and rules text.
     Refused: the reason, and the ``defaults`` of the combination as far as they can be known.
@@ -69,6 +71,7 @@ def validate() -> Response | tuple[Response, int]:
     data = _body()
     try:
         rules, *_ = build_rules(data)
+        parse_table_size(rules, data, given_only=True)
     except ConfigError as problem:
         return _refuse(str(problem), 422, defaults=combination_defaults(data))
     return jsonify(

@@ -31,12 +31,14 @@ from liarsdice.bots import bot_kinds, bot_label, bot_level, by_level
 from liarsdice.combination import option_defaults
 from liarsdice.errors import RulesetError
 from liarsdice.i18n import render
+from liarsdice.presets import Preset
 from liarsdice.ruleset import BASELINE, Ruleset, installed, presets
 from liarsdice_demo.i18n import page_locale
 
 MIN_SEATS, MAX_SEATS = 2, 6
 MIN_TURN, MAX_TURN, DEFAULT_TURN = 5, 600, 60
 MAX_DICE = 5
+_SIZE_KEYS = ("seats", "dice_per_player")
 
 
 class ConfigError(ValueError):
@@ -203,23 +205,52 @@ def parse_config(data: Mapping[str, Any]) -> TableConfig:
                 installed=", ".join(bot_kinds()),
             )
         )
+    seats, dice = parse_table_size(rules, data)
     return TableConfig(
         rules=rules,
         preset=preset,
         variants=variants,
         options=options,
-        seats=_int(data, "seats", 4, MIN_SEATS, MAX_SEATS),
+        seats=seats,
         bot_kind=bot_kind,
         turn_seconds=_int(data, "turn_seconds", DEFAULT_TURN, MIN_TURN, MAX_TURN),
         rated=_bool(data, "rated"),
-        dice_per_player=_int(data, "dice_per_player", 5, 1, MAX_DICE),
+        dice_per_player=dice,
     )
+
+
+def parse_table_size(
+    rules: Ruleset, data: Mapping[str, Any], *, given_only: bool = False
+) -> tuple[int, int]:
+    """``data``'s ``seats`` and ``dice_per_player`` (defaults 4 and 5), checked against the demo's
+    bounds and the table size of ``rules``'s preset (seed 004's perudo: 2 to 6 players, 5 dice
+    each); ``ConfigError`` naming the bound if not. With ``given_only`` the preset checks only
+    what ``data`` gives (a combination checked before its table is chosen)."""
+    seats = _int(data, "seats", 4, MIN_SEATS, MAX_SEATS)
+    dice = _int(data, "dice_per_player", 5, 1, MAX_DICE)
+    checked = {key: not given_only or data.get(key) not in (None, "") for key in _SIZE_KEYS}
+    try:
+        rules.check_table(
+            seats if checked["seats"] else None, dice if checked["dice_per_player"] else None
+        )
+    except RulesetError as error:
+        raise ConfigError(render(phrases.clauses(error.reasons), page_locale())) from None
+    return seats, dice
+
+
+def fits_the_demo(preset: Preset) -> bool:
+    """Whether the demo can seat a table that ``preset`` takes (it seats 2 to 6 players with 1
+    to 5 dice each; a preset's bounds start at 2 players and 1 die at least)."""
+    return preset.size.players[0] <= MAX_SEATS and preset.size.dice[0] <= MAX_DICE
 
 
 def catalog(locale: str = "en") -> dict[str, Any]:
     """Installed variants (with option declarations), presets and bot kinds, as JSON data
     (``bots``: each kind with its level and label, easiest first; ``call_titles``: each call's
-    name for players), what players read in ``locale``."""
+    name for players; each preset's ``players`` and ``dice`` bounds, ``[low, high]`` with
+    ``high`` null for none, its ``table`` as players read it and the ``table_line`` that says it,
+    null for any table, and ``fits_demo``, whether the demo can seat any table it takes), what
+    players read in ``locale``."""
     variants = []
     call_titles: dict[str, str] = {}
     for name, variant in installed().items():
@@ -263,6 +294,11 @@ def catalog(locale: str = "en") -> dict[str, Any]:
                 "summary": render(preset.summary, locale),
                 "variants": list(preset.variants),
                 "options": dict(preset.options),
+                "players": list(preset.size.players),
+                "dice": list(preset.size.dice),
+                "table": render(preset.size.describe(), locale) or None,
+                "table_line": render(preset.size.line(), locale) or None,
+                "fits_demo": fits_the_demo(preset),
             }
             for preset in presets().values()
         ],

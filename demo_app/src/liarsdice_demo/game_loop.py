@@ -14,6 +14,8 @@ from __future__ import annotations
 import time
 from typing import Any, Protocol
 
+from liarsdice import phrases
+from liarsdice.errors import BadTableSize
 from liarsdice.i18n import Catalog
 from liarsdice.models import Action, TimeoutAction
 from liarsdice_demo import bot_driver
@@ -85,13 +87,22 @@ class GameLoop:
 
     def start(self) -> None:
         """Fill empty seats with bots (or drop them) and deal; ``TableError`` if the game has
-        started or it would have under 2 players."""
+        started, or it would have under 2 players or fewer than the table's preset takes (and
+        then no seat is dropped)."""
         table = self.table
         if table.match.status != "waiting":
             raise TableError(_("the game has already started"))
         taken = sum(seat is not None for seat in table.seating.seats)
         if table.config.bot_kind is None and taken < 2:
             raise TableError(_("a game needs 2 players: share the link, or add bots"))
+        players = len(table.seating.seats) if table.config.bot_kind else taken
+        try:
+            table.config.rules.check_table(players)
+        except BadTableSize as too_few:
+            reason = phrases.clauses(too_few.reasons)
+            raise TableError(
+                _("{reason}: wait for more players, or add bots", reason=reason)
+            ) from None
         table.seating.fill_with_bots(table.config.bot_kind, table.config.rules)
         self.new_game()
 

@@ -15,6 +15,7 @@ import pytest
 
 from liarsdice import Bid, Game, Ruleset, RulesetError
 from liarsdice.engine import bid_problems, count_matching, legal_bids
+from liarsdice.ruleset import presets
 
 TRIO = ("Ann", "Ben", "Cid")
 
@@ -282,11 +283,14 @@ def test_the_round_after_a_palifico_round_is_normal(rules: Ruleset) -> None:
     assert problems(rules, game, 2, 6) == [], "the face may change again"
 
 
-def test_perudo_preset_opens_on_ones_only_in_palifico() -> None:
-    rules = Ruleset.build(preset="perudo")
+def test_boxed_perudo_opens_on_ones_only_in_palifico() -> None:
+    # The perudo-box preset's rules, at a table of 2 dice each (the preset itself is for 5).
+    boxed = presets()["perudo-box"]
+    rules = Ruleset.build(boxed.variants, dict(boxed.options))
+    assert rules.options["aces-switch.open_on_ones"] is False
     game = new_game(rules)
     game.start_round({"Ann": [1, 2], "Ben": [1, 2], "Cid": [1, 2]})
-    assert problems(rules, game, 1, 1), "perudo: no opening on ones"
+    assert problems(rules, game, 1, 1), "boxed perudo: no opening on ones"
     game.bid("Ann", 4, 2)
     game.call("Ben")  # three ones and three twos: the bid stands, Ben drops to one die
     start(game, {"Ann": [1, 2], "Ben": [1], "Cid": [1, 2]})

@@ -20,7 +20,9 @@ from liarsdice.cli.shared import (
     preset_option,
     variant_option,
 )
+from liarsdice.errors import BadTableSize
 from liarsdice.models import FACE_NAMES, Bid
+from liarsdice.ruleset import Ruleset
 from liarsdice.simulate import simulate as run_simulation
 
 workers_option = click.option(
@@ -78,6 +80,7 @@ def simulate(
     """
     _backend(workers, dask)
     rules = build_ruleset(preset, variants, options)
+    rules.check_table(players, dice)  # before the progress bar shows
     show_bar = sys.stderr.isatty() and not as_json
     with click.progressbar(
         length=games, label="games", file=sys.stderr, hidden=not show_bar
@@ -120,6 +123,14 @@ def _parse_hand(text: str | None) -> tuple[int, ...]:
     return hand
 
 
+def _table_fits(rules: Ruleset, hint: str, **size: int) -> None:
+    """Refuse a table size the preset does not take as a bad value of option ``hint``."""
+    try:
+        rules.check_table(**size)
+    except BadTableSize as error:
+        raise click.BadParameter(str(error), param_hint=hint) from None
+
+
 def _percent(chance: float) -> str:
     if chance >= 0.9995 and chance < 1:
         return ">99.9%"
@@ -156,6 +167,8 @@ def odds(
     """
     rules = build_ruleset(preset, variants, options)
     dice = _parse_hand(hand)
+    _table_fits(rules, "--dice-in-play", dice_in_play=dice_in_play)
+    _table_fits(rules, "--hand", hand=len(dice))
     if len(dice) > dice_in_play:
         message = f"a hand of {len(dice)} dice is more than the {dice_in_play} in play"
         raise click.BadParameter(message, param_hint="--hand")
@@ -255,6 +268,7 @@ def tournament(
     if len(kinds) < 2:
         raise click.BadParameter("a tournament needs at least 2 seats", param_hint="--bots")
     rules = build_ruleset(preset, variants, options)
+    rules.check_table(len(kinds), dice)  # before the progress bar shows
     for kind in dict.fromkeys(kinds):
         make_bot(kind, rules, Random(0))  # an unknown kind fails here, before any game
     hide_bar = not sys.stderr.isatty() or as_json

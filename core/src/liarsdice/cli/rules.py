@@ -10,7 +10,7 @@ from liarsdice import scenario
 from liarsdice.cli.group import cli
 from liarsdice.cli.shared import build_ruleset, option_option, preset_option, variant_option
 from liarsdice.i18n import LOCALES
-from liarsdice.ruleset import broken, installed
+from liarsdice.ruleset import broken, broken_presets, installed
 from liarsdice.ruleset import presets as installed_presets
 
 
@@ -32,7 +32,7 @@ def variants() -> None:
 
 @cli.command()
 def presets() -> None:
-    """List the presets: named tables following the source rule sets."""
+    """List the presets: named tables following the source rule sets, and the table sizes they take."""
     found = installed_presets()
     width = max((len(name) for name in found), default=0)
     for name, preset in found.items():
@@ -41,6 +41,11 @@ def presets() -> None:
         if preset.options:
             shown = ", ".join(f"{k}={_show(v)}" for k, v in preset.options.items())
             click.echo(f"{'':<{width}}  options: {shown}")
+        size = preset.size.describe()
+        if size is not None:
+            click.echo(f"{'':<{width}}  table: {size}")
+    for name, error in broken_presets().items():
+        click.echo(f"{name:<{width}}  (broken: {' '.join(str(error).split())})", err=True)
 
 
 @cli.command()

@@ -33,7 +33,7 @@ class FakeEntryPoint:
 
 def clear_discovery_caches() -> None:
     """Forget the installed variants (and presets) found so far, so the next lookup rediscovers."""
-    for name in ("installed", "presets"):
+    for name in ("installed", "_registered"):
         cached = getattr(_discovery, name, None)
         if cached is not None and hasattr(cached, "cache_clear"):
             cached.cache_clear()

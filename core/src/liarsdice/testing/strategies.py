@@ -220,6 +220,17 @@ def tables(
     )
 
 
+def quick_tables(rules: Ruleset) -> SearchStrategy[Table]:
+    """The tables :func:`games` plays by default: 2-4 players with 1-3 dice each, so games end
+    quickly, moved inside the table size of the ruleset's preset (perudo: 2-4 players with 5
+    dice each)."""
+    low_players, low_dice, high_players, high_dice = 2, 1, 4, 3
+    if rules.preset is not None:
+        low_players, low_dice = rules.preset.size.fit(low_players, low_dice)
+        high_players, high_dice = rules.preset.size.fit(high_players, high_dice)
+    return tables(low_players, high_players, low_dice, high_dice)
+
+
 def table_rolls(table: Table) -> SearchStrategy[dict[str, tuple[int, ...]]]:
     """A full roll of ``table`` at its starting dice (for ``engine.start_round(rolls=...)``)."""
     size = table.dice_per_player
@@ -238,12 +249,22 @@ def seeds() -> SearchStrategy[int]:
 def _games(
     draw: st.DrawFn,
     rules: Ruleset | SearchStrategy[Ruleset],
-    table: SearchStrategy[Table],
+    table: SearchStrategy[Table] | None,
     max_moves: int | None,
     weights: tuple[int, int, int],
 ) -> PlayedGame:
     chosen = draw(rules) if isinstance(rules, SearchStrategy) else rules
-    shape = draw(table)
+    shape = draw(quick_tables(chosen) if table is None else table)
+    if chosen.preset is not None:
+        refusal = chosen.preset.size.refusal(
+            chosen.preset.name, players=len(shape.players), dice=shape.dice_per_player
+        )
+        if refusal is not None:
+            raise InvalidArgument(
+                f"games(): the table strategy drew {len(shape.players)} players x "
+                f"{shape.dice_per_player} dice, but {refusal}: give tables inside it, or leave "
+                "table out (quick_tables)"
+            )
     seed = draw(seeds())
     choices: dict[int, SearchStrategy[int]] = {}
 
@@ -272,16 +293,18 @@ def games(
 ) -> SearchStrategy[PlayedGame]:
     """Whole recorded games (:class:`~liarsdice.testing.driver.PlayedGame`).
 
-    Draws a ruleset (default: :func:`rulesets`), a table (default: 2-4 players with 1-3 dice, so
-    games end quickly) and a seed for the engine's RNG, then plays with every choice drawn from
-    Hypothesis: at each turn a legal call or bid, now and then a timeout, and now and then an
-    illegal action that must be refused (``weights`` = legal, timeout, illegal). A game runs to
-    the ruleset's move limit for its table (``Ruleset.move_limit``), where it comes out ``stuck``
-    and breaks the law that games end; a smaller ``max_moves`` cuts it short, incomplete.
+    Draws a ruleset (default: :func:`rulesets`), a table (default: :func:`quick_tables`, 2-4
+    players with 1-3 dice within the table size of the ruleset's preset; a given ``table`` that
+    draws one the preset does not take raises ``InvalidArgument``) and a seed for the engine's
+    RNG, then plays with every choice drawn from Hypothesis: at each turn a legal call or bid,
+    now and then a timeout, and now and then an illegal action that must be refused (``weights``
+    = legal, timeout, illegal). A game runs to the ruleset's move limit for its table
+    (``Ruleset.move_limit``), where it comes out ``stuck`` and breaks the law that games end; a
+    smaller ``max_moves`` cuts it short, incomplete.
     """
     return _games(
         rulesets() if rules is None else rules,
-        tables(2, 4, 1, 3) if table is None else table,
+        table,
         max_moves,
         weights,
     )
@@ -293,6 +316,7 @@ __all__ = [
     "bids",
     "games",
     "option_values",
+    "quick_tables",
     "rolls",
     "rulesets",
     "seeds",

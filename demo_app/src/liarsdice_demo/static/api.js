@@ -5,6 +5,8 @@
 // its forms by plural category.
 const TEXT = JSON.parse(document.getElementById("text")?.textContent ?? "{}");
 const LANG = TEXT.lang ?? document.documentElement.lang ?? "en";
+/** The page's language: a socket asks for it (a browser may send another on the handshake). */
+export const PAGE_LANGUAGE = LANG;
 const PLURALS = new Intl.PluralRules(LANG);
 
 function fill(template, fields) {

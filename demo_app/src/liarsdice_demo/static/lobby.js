@@ -8,6 +8,13 @@ const optionsBox = document.getElementById("options");
 const validation = document.getElementById("validation");
 const createError = document.getElementById("create-error");
 const createButton = document.getElementById("create-button");
+const seatsInput = document.getElementById("seats");
+const diceInput = document.getElementById("dice_per_player");
+// The demo's own bounds (the page's min and max); a preset may narrow them.
+const tableCaps = {
+  seats: [Number(seatsInput.min), Number(seatsInput.max)],
+  dice: [Number(diceInput.min), Number(diceInput.max)],
+};
 const variantsByName = Object.fromEntries(catalog.variants.map((v) => [v.name, v]));
 const presetsByName = Object.fromEntries(catalog.presets.map((p) => [p.name, p]));
 const edited = {}; // option key -> value the player chose (only these are sent)
@@ -77,9 +84,26 @@ function optionInput(option) {
   return el("label", { class: "option", title: option.key }, el("span", { class: "option-label" }, option.label ?? option.key), " ", input);
 }
 
+// A preset may be for some tables only (seed 004's perudo: 2 to 6 players, 5 dice each): the
+// seats and dice inputs take its bounds within the demo's own, and a value outside moves in.
+function fitInput(input, [capLow, capHigh], [low, high] = [capLow, null]) {
+  input.min = Math.max(capLow, low);
+  input.max = Math.min(capHigh, high ?? capHigh);
+  const value = Number(input.value);
+  if (input.value !== "" && value < Number(input.min)) input.value = input.min;
+  if (input.value !== "" && value > Number(input.max)) input.value = input.max;
+}
+
+function applyTableSize() {
+  const p = preset();
+  fitInput(seatsInput, tableCaps.seats, p?.players);
+  fitInput(diceInput, tableCaps.dice, p?.dice);
+}
+
 function renderOptions() {
   const p = preset();
-  document.getElementById("preset-summary").textContent = p ? p.summary : "";
+  const table = p?.table_line ? ` ${p.table_line}` : "";
+  document.getElementById("preset-summary").textContent = p ? p.summary + table : "";
   for (const box of form.querySelectorAll("input[name=variant]")) {
     const inPreset = p?.variants.includes(box.value) ?? false;
     if (inPreset) box.checked = true;
@@ -101,11 +125,18 @@ function composition() {
   return { preset: presetSelect.value || null, variants: checkedVariants(), options };
 }
 
+// The table's size, checked with the combination: a preset may not take it (an empty input is
+// left to the server's default).
+function tableSize() {
+  const number = (input) => (input.value === "" ? null : Number(input.value));
+  return { seats: number(seatsInput), dice_per_player: number(diceInput) };
+}
+
 async function validate() {
   const ticket = ++pending;
   validation.textContent = t("checking");
   validation.className = "validation";
-  const answer = await postJSON("/api/validate", composition());
+  const answer = await postJSON("/api/validate", { ...composition(), ...tableSize() });
   if (ticket !== pending) return;
   if (answer.defaults && JSON.stringify(answer.defaults) !== JSON.stringify(defaults)) {
     defaults = answer.defaults;
@@ -126,20 +157,21 @@ function refresh() {
 
 presetSelect.addEventListener("change", () => {
   for (const key of Object.keys(edited)) delete edited[key];
+  applyTableSize();
   refresh();
 });
 for (const box of form.querySelectorAll("input[name=variant]")) box.addEventListener("change", refresh);
+for (const input of [seatsInput, diceInput]) input.addEventListener("input", validate);
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   createError.textContent = "";
   const body = {
     ...composition(),
+    ...tableSize(),
     nickname: document.getElementById("nickname").value,
-    seats: Number(document.getElementById("seats").value),
     bot_kind: document.getElementById("bot_kind").value,
     turn_seconds: Number(document.getElementById("turn_seconds").value),
-    dice_per_player: Number(document.getElementById("dice_per_player").value),
     rated: document.getElementById("rated").checked,
     public: document.getElementById("public").checked,
   };
@@ -180,4 +212,5 @@ function prefill(query) {
 }
 
 prefill(new URLSearchParams(window.location.search));
+applyTableSize();
 refresh();

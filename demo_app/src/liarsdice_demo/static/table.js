@@ -1,5 +1,5 @@
 // The table page: one WebSocket, the server's state rendered, intents sent back.
-import { PIPS, el, faceUp, faceWord, bidText, levelName, postJSON, t, tn } from "./api.js";
+import { PAGE_LANGUAGE, PIPS, el, faceUp, faceWord, bidText, levelName, postJSON, t, tn } from "./api.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const $ = (id) => document.getElementById(id);
@@ -43,7 +43,8 @@ function send(type, fields = {}) {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  socket = new WebSocket(`${proto}//${location.host}/ws/${boot.code}`);
+  // The page's own language, not the handshake's Accept-Language: Chromium may send another.
+  socket = new WebSocket(`${proto}//${location.host}/ws/${boot.code}?lang=${encodeURIComponent(PAGE_LANGUAGE)}`);
   socket.addEventListener("open", () => {
     retry = 0;
     $("connection").textContent = seatToken ? t("connected") : t("watching");
