@@ -12,7 +12,7 @@ themselves, and the legal moves, are in :mod:`liarsdice.legality`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from random import Random
 
 from liarsdice.dispatch import Effects
@@ -45,7 +45,15 @@ from liarsdice.legality import (
     payload_problems,
     turn_problem,
 )
-from liarsdice.models import Action, BidAction, CallAction, GameState, Resolution, TimeoutAction
+from liarsdice.models import (
+    Action,
+    BidAction,
+    CallAction,
+    GameState,
+    PlayerState,
+    Resolution,
+    TimeoutAction,
+)
 from liarsdice.presets import ANY_DICE, ANY_PLAYERS
 from liarsdice.reducer import Draft
 from liarsdice.ruleset import FACES, Ruleset
@@ -56,6 +64,7 @@ __all__ = [  # the checks live in liarsdice.legality; they are the engine's API 
     "bid_problems",
     "call_problems",
     "count_matching",
+    "deal",
     "draft_legal_bids",
     "draft_legal_calls",
     "legal_bids",
@@ -140,6 +149,19 @@ def new_game(
     return draft.freeze(), events
 
 
+def deal(rng: Random, players: Iterable[PlayerState]) -> dict[str, tuple[int, ...]]:
+    """The dice of a new round for the living ``players``: one draw from ``rng`` for the whole
+    table, in seat order (what :func:`start_round` rolls when it is given no ``rolls``)."""
+    alive = [p for p in players if p.alive]
+    faces = rng.choices(FACES, k=sum(p.dice for p in alive))
+    dealt: dict[str, tuple[int, ...]] = {}
+    start = 0
+    for p in alive:
+        dealt[p.name] = tuple(faces[start : start + p.dice])
+        start += p.dice
+    return dealt
+
+
 def open_round(
     rules: Ruleset,
     draft: Draft,
@@ -153,16 +175,11 @@ def open_round(
     if draft.in_round:
         raise IllegalAction([_("round {number} is still being played", number=draft.number)])
     assert draft.next_opener is not None
-    if rolls is None:
-        alive = [p for p in draft.players if p.alive]
-        faces = rng.choices(FACES, k=sum(p.dice for p in alive))  # one draw for the whole table
-        dealt: dict[str, tuple[int, ...]] = {}
-        start = 0
-        for p in alive:
-            dealt[p.name] = tuple(faces[start : start + p.dice])
-            start += p.dice
-    else:
-        dealt = {name: tuple(roll) for name, roll in rolls.items()}
+    dealt = (
+        deal(rng, draft.players)
+        if rolls is None
+        else {name: tuple(roll) for name, roll in rolls.items()}
+    )
     log = _Log(draft)
     log.emit(RoundStarted(draft.number + 1, draft.next_opener, dealt))
     if "round_started" in rules.hooks.implemented:
