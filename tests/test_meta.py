@@ -61,6 +61,10 @@ HOOK_TESTS = {
         "tests/laws/test_mutations.py",
         "test_a_flaky_bid_problem_breaks_the_enumeration_law",
     ),
+    "liarsdice_dice_visible": (
+        "plugins/forehead/tests/test_forehead.py",
+        "test_everyone_but_the_owner_sees_a_lone_die",
+    ),
     "liarsdice_matching_faces": (
         "tests/core/test_bots.py",
         "test_bots_play_a_third_party_counting_rule",

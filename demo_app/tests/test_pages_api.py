@@ -300,7 +300,7 @@ def test_odds_page_names_the_tables_wild_faces(client: Any) -> None:
 def test_odds_page_with_every_die_known(app: Any, client: Any, monkeypatch: Any) -> None:
     made = create(client, seats=2)
     table = app.extensions["liarsdice_hub"].get(made["code"])
-    monkeypatch.setattr(table, "own_dice", lambda name: (2, 2, 2, 2, 2))
+    monkeypatch.setattr(table, "known_dice", lambda name: (2, 2, 2, 2, 2))
     page = client.get(f"/t/{made['code']}/odds?dice=5&hand=mine")
     assert page.status_code == 200  # an exact call on threes cannot succeed: no fair odds
     assert "cannot succeed" in page.get_data(as_text=True)

@@ -70,7 +70,7 @@ def test_a_table_comes_back_after_a_restart_and_plays_on(tmp_path: Path) -> None
         time.sleep(0.01)
     table.attach(Tab(), token)  # Iris has the table open: her seat shows as connected
     with table.lock:
-        events, dice = list(table.game.events), table.own_dice("Iris")
+        events, dice = list(table.game.events), table.known_dice("Iris")
         left = table.clock.deadline - time.monotonic()
         assert table.seats[0].public(True)["connected"]
     hub.shutdown()  # the process stops: nothing more is written
@@ -80,7 +80,7 @@ def test_a_table_comes_back_after_a_restart_and_plays_on(tmp_path: Path) -> None
         again = hub_of(second).get(table.code)
         assert again is not None and again.status == "playing"
         assert again.game.events == events and again.game.state == replay(events)
-        assert again.own_dice("Iris") == dice
+        assert again.known_dice("Iris") == dice
         assert [s.name for s in again.seats] == [s.name for s in table.seats]
         assert again.seating.by_token(token) is again.seats[0]
         assert not again.seats[0].public(True)["connected"]  # her socket died with the process

@@ -50,6 +50,8 @@ def arguments(state: GameState) -> list[dict[str, Any]]:
                 "count": index,
                 "resolution": resolution,
                 "payload": {} if index % 2 else {"reordered": index},
+                "viewer": [None, "Ann", "Ben", "Cid"][index],
+                "owner": ["Ann", "Ann", "Cid", "Ben"][index],
             }
         )
     return sets

@@ -91,7 +91,7 @@ def test_a_re_deal_keeps_the_viewers_own_dice_and_changes_every_other_die() -> N
     from liarsdice.testing.laws.privacy import re_deal
 
     rolls = {"a": (1, 2, 3), "b": (4, 5, 6), "c": (6, 6)}
-    dealt = re_deal(rolls, "a", Random(0))
+    dealt = re_deal(rolls, {"a"}, Random(0))
     assert dealt["a"] == rolls["a"]
     assert all(len(dealt[p]) == len(rolls[p]) for p in rolls)
     assert all(x != y for p in ("b", "c") for x, y in zip(dealt[p], rolls[p], strict=True))

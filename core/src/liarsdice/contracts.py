@@ -297,6 +297,11 @@ CONTRACTS: Mapping[str, Contract] = {
         "a living player", _turn, ("state",), fast=_SEATED.format(which=True)
     ),
     "liarsdice_player_public": Contract("a mapping of JSON values", _public),
+    "liarsdice_dice_visible": Contract(
+        "True or False",
+        _expecting("True or False", lambda a: a is True or a is False),
+        fast="_r is True or _r is False",
+    ),
     "liarsdice_settle": Contract("a list of effects", _effects, fast=_EFFECTS_CHECK),
     "liarsdice_round_started": Contract("a list of effects", _effects, fast=_EFFECTS_CHECK),
     "liarsdice_bid_made": Contract("a list of effects", _effects, fast=_EFFECTS_CHECK),

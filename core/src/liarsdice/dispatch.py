@@ -225,6 +225,7 @@ class Hooks:
     bid_made: Callable[[GameState, str, Bid, Payload, Random], Effects]
     next_turn: Callable[[GameState, str], str | None]
     player_public: Callable[[GameState, str], list[dict[str, Any]]]
+    dice_visible: Callable[[GameState, str | None, str], bool | None]
 
     def __init__(self, pm: pluggy.PluginManager, options: Options, baseline: str) -> None:
         #: Names of the hooks above that at least one plugin implements.

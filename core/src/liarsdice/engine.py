@@ -52,10 +52,11 @@ from liarsdice.models import (
     GameState,
     PlayerState,
     Resolution,
+    Sight,
     TimeoutAction,
 )
 from liarsdice.presets import ANY_DICE, ANY_PLAYERS
-from liarsdice.reducer import Draft
+from liarsdice.reducer import Draft, apply_event
 from liarsdice.ruleset import FACES, Ruleset
 
 __all__ = [  # the checks live in liarsdice.legality; they are the engine's API too
@@ -73,6 +74,7 @@ __all__ = [  # the checks live in liarsdice.legality; they are the engine's API 
     "open_round",
     "payload_choices",
     "payload_problems",
+    "sights",
     "start_game",
     "start_round",
     "step",
@@ -180,11 +182,29 @@ def open_round(
         if rolls is None
         else {name: tuple(roll) for name, roll in rolls.items()}
     )
+    started = RoundStarted(draft.number + 1, draft.next_opener, dealt)
+    if "dice_visible" in rules.hooks.overridden:
+        dealt_state = apply_event(draft.freeze(), started)
+        started = RoundStarted(started.number, started.opener, dealt, sights(rules, dealt_state))
     log = _Log(draft)
-    log.emit(RoundStarted(draft.number + 1, draft.next_opener, dealt))
+    log.emit(started)
     if "round_started" in rules.hooks.implemented:
         log.effects("round_started", rules.hooks.round_started(log.state, rng))
     return log.events
+
+
+def sights(rules: Ruleset, state: GameState) -> tuple[Sight, ...]:
+    """Who sees whose dice under the cups in the round just dealt, by the
+    ``liarsdice_dice_visible`` hook: a :class:`~liarsdice.models.Sight` for each viewer (every
+    player at the table, then a spectator) whose sight differs from their own dice only."""
+    assert state.round is not None
+    owners = [name for name, roll in state.round.rolls.items() if roll]
+    found = []
+    for viewer in [*(player.name for player in state.players), None]:
+        seen = tuple(owner for owner in owners if rules.hooks.dice_visible(state, viewer, owner))
+        if set(seen) != {viewer}.intersection(owners):
+            found.append(Sight(viewer, seen))
+    return tuple(found)
 
 
 def start_round(

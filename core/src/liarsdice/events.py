@@ -13,7 +13,7 @@ from typing import TypeAlias
 import attrs
 
 from liarsdice.i18n import Text, as_text
-from liarsdice.models import JSON, NO_PAYLOAD, Bid, Payload, Resolution
+from liarsdice.models import JSON, NO_PAYLOAD, Bid, Payload, Resolution, Sight
 
 
 @attrs.frozen
@@ -26,11 +26,14 @@ class GameStarted:
 
 @attrs.frozen
 class RoundStarted:
-    """Round ``number`` begins: ``opener`` bids first; ``rolls`` are every living player's dice."""
+    """Round ``number`` begins: ``opener`` bids first; ``rolls`` are every living player's dice.
+    ``sights`` are the viewers whose sight the rules change this round (the engine asks
+    ``liarsdice_dice_visible`` as it deals); who sees whose dice is public, the dice are not."""
 
     number: int
     opener: str
     rolls: Mapping[str, tuple[int, ...]]
+    sights: tuple[Sight, ...] = ()
 
 
 @attrs.frozen

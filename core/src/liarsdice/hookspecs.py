@@ -284,6 +284,27 @@ def liarsdice_next_turn(state: GameState, player: str, options: Options) -> str 
     """
 
 
+# --- who sees what -----------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def liarsdice_dice_visible(
+    state: GameState, viewer: str | None, owner: str, options: Options
+) -> bool | None:
+    """Whether ``viewer`` (a player at the table, out or not, or ``None`` for a spectator) sees
+    ``owner``'s dice under the cup this round, until a call lifts the cups.
+
+    Asked by the engine once per viewer and owner as each round starts, right after the
+    ``liarsdice_round_started`` effects (``state`` holds the new rolls); the answers hold for the
+    whole round, and the engine records each viewer's sight that differs from the default in a
+    :class:`~liarsdice.events.DiceSeen` event. Every view, every viewer's event log, the odds and
+    the bots follow it. Dice put face up are seen by everyone, and everything is once the cups
+    are lifted, whatever this answers. Answer from public facts (dice counts, plugin state): who
+    sees whose dice is public. The baseline answers ``viewer == owner``: your own dice, nobody
+    else's. Stops at the first non-``None`` result.
+    """
+
+
 # --- payloads -----------------------------------------------------------------------------------
 
 

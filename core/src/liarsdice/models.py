@@ -6,7 +6,7 @@ Every class is a frozen, slotted attrs class. State is changed only by folding e
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias
 
 import attrs
@@ -115,6 +115,24 @@ class Resolution:
 
 
 @attrs.frozen
+class Sight:
+    """Whose dice under the cup ``viewer`` (a player, or ``None`` for a spectator) sees this
+    round, where the rules make it other than their own dice only (``liarsdice_dice_visible``)."""
+
+    viewer: str | None
+    owners: tuple[str, ...]
+
+
+def sight_of(sights: Sequence[Sight], viewer: str | None) -> frozenset[str]:
+    """Whose dice under the cups ``viewer`` sees in a round with these ``sights``: what their
+    :class:`Sight` says, else their own (nobody's for a spectator)."""
+    for sight in sights:
+        if sight.viewer == viewer:
+            return frozenset(sight.owners)
+    return frozenset() if viewer is None else frozenset({viewer})
+
+
+@attrs.frozen
 class RoundState:
     """One round: the rolls, the bids so far, whose turn it is, and the ruling once called.
 
@@ -122,7 +140,9 @@ class RoundState:
     have put face up for everyone this round (always some of their ``rolls``); the rest are hidden
     under the cup. ``private`` is per-player plugin state for this round, ``private[plugin][player]``
     a JSON mapping that only ``player`` may see until the cups are lifted (see
-    :func:`liarsdice.views.player_view`). Both start empty each round.
+    :func:`liarsdice.views.player_view`). Both start empty each round. ``sights`` records the
+    viewers whose sight the rules changed this round (:class:`Sight`); everyone else sees their
+    own dice under the cup and nobody else's (:meth:`sees`).
     """
 
     number: int
@@ -134,6 +154,13 @@ class RoundState:
     resolution: Resolution | None = None
     shown: Mapping[str, tuple[int, ...]] = attrs.field(factory=dict)
     private: Mapping[str, Mapping[str, Mapping[str, JSON]]] = attrs.field(factory=dict)
+    sights: tuple[Sight, ...] = ()
+
+    def sees(self, viewer: str | None) -> frozenset[str]:
+        """The players whose dice under the cup ``viewer`` sees this round (before the cups are
+        lifted): their own by default, nobody's for a spectator, else what a :class:`Sight`
+        says."""
+        return sight_of(self.sights, viewer)
 
     @property
     def current_bid(self) -> Bid | None:

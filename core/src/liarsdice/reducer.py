@@ -39,6 +39,7 @@ from liarsdice.models import (
     PlayerState,
     Resolution,
     RoundState,
+    Sight,
     remove_dice,
 )
 
@@ -78,6 +79,7 @@ class Draft:
         "resolution",
         "rolls",
         "shown",
+        "sights",
         "turn",
         "winner",
     )
@@ -111,11 +113,12 @@ class Draft:
             self.resolution: Resolution | None = None
             self.shown: Mapping[str, tuple[int, ...]] = {}
             self.private: Mapping[str, Mapping[str, Mapping[str, JSON]]] = {}
+            self.sights: tuple[Sight, ...] = ()
             return
         self.number, self.opener, self.turn = round_.number, round_.opener, round_.turn
         self.rolls, self.dice_in_play = round_.rolls, round_.dice_in_play
         self.bids, self.resolution = round_.bids, round_.resolution
-        self.shown, self.private = round_.shown, round_.private
+        self.shown, self.private, self.sights = round_.shown, round_.private, round_.sights
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -138,6 +141,7 @@ class Draft:
                     self.resolution,
                     self.shown,
                     self.private,
+                    self.sights,
                 )
             state = self._state = GameState(
                 players, self.dice_per_player, round_, self.next_opener, self.winner, self.plugins
@@ -221,11 +225,30 @@ class Draft:
             or not _FACES.issuperset(face for roll in rolls.values() for face in roll)
         ):
             self._check_rolls(rolls)  # the usual deal failed a quick check: say what is wrong
+        if event.sights:
+            self._check_sights(event.sights, rolls)
         dice = sum(map(len, rolls.values()))
-        round_ = RoundState(event.number, event.opener, event.rolls, dice, event.opener)
+        round_ = RoundState(
+            event.number, event.opener, event.rolls, dice, event.opener, sights=event.sights
+        )
         self._load_round(round_)
         self.next_opener = None
         self._round_state, self._state = round_, None
+
+    def _check_sights(
+        self, sights: tuple[Sight, ...], rolls: Mapping[str, tuple[int, ...]]
+    ) -> None:
+        """Raise :class:`InvalidEvent` unless each sight is of a viewer at the table (or a
+        spectator), once, and names players who rolled dice."""
+        viewers = [sight.viewer for sight in sights]
+        names = {player.name for player in self.players}
+        if len(set(viewers)) != len(viewers) or not names.issuperset(v for v in viewers if v):
+            raise InvalidEvent(f"sights {viewers} are not of distinct viewers at the table")
+        for sight in sights:
+            if not set(sight.owners) <= set(rolls):
+                raise InvalidEvent(
+                    f"{sight.viewer} sees dice of {list(sight.owners)}, not all dealt"
+                )
 
     def _check_rolls(self, rolls: Mapping[str, tuple[int, ...]]) -> None:
         """Raise :class:`InvalidEvent` unless ``rolls`` holds a roll of the right size for every

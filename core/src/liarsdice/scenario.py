@@ -31,6 +31,9 @@ TOP_KEYS = {
     "rounds",
 }
 
+SPECTATORS = "(spectators)"
+"""The key of a spectator's sight in a round's ``"sees"`` (players are keyed by name)."""
+
 #: Builds a ruleset from (preset, variants, options).
 RulesetFactory = Callable[[str | None, list[str], Mapping[str, Any]], Ruleset]
 
@@ -194,6 +197,10 @@ def run(scenario: Mapping[str, Any], factory: RulesetFactory = _default_factory)
                 for p in state.players
             },
         }
+        if round_state.sights:  # who sees whose dice, where the rules change it
+            result["sees"] = {
+                sight.viewer or SPECTATORS: list(sight.owners) for sight in round_state.sights
+            }
         if state.round.shown:
             result["shown"] = {name: list(dice) for name, dice in state.round.shown.items()}
             result["rolls"] = {name: list(dice) for name, dice in state.round.rolls.items()}

@@ -8,12 +8,13 @@ from __future__ import annotations
 import json
 from typing import Any, TypeVar
 
+from cattrs.gen import make_dict_unstructure_fn, override
 from cattrs.preconf.json import make_converter
 from cattrs.strategies import configure_tagged_union
 
-from liarsdice.events import Event
+from liarsdice.events import Event, RoundStarted
 from liarsdice.i18n import Text
-from liarsdice.models import Action
+from liarsdice.models import Action, RoundState
 
 T = TypeVar("T")
 
@@ -47,6 +48,11 @@ def _text_from_data(data: Any, _: Any = None) -> Text:
 
 converter.register_unstructure_hook(Text, _text_to_data)
 converter.register_structure_hook(Text, _text_from_data)
+# A round's sights are written only where the rules change who sees what: most logs read as before.
+for _kind in (RoundStarted, RoundState):
+    converter.register_unstructure_hook(
+        _kind, make_dict_unstructure_fn(_kind, converter, sights=override(omit_if_default=True))
+    )
 configure_tagged_union(Event, converter, tag_name="type")
 configure_tagged_union(Action, converter, tag_name="type")
 

@@ -137,6 +137,11 @@ def liarsdice_next_opener(resolution: Resolution) -> str:
 
 
 @hookimpl
+def liarsdice_dice_visible(viewer: str | None, owner: str) -> bool:
+    return viewer == owner
+
+
+@hookimpl
 def liarsdice_next_turn(state: GameState, player: str) -> str:
     return state.next_alive(player)
 

@@ -1,8 +1,10 @@
 """What one player may see: the only place where hidden information is filtered.
 
-A view holds the viewer's own dice, everyone's dice counts, the dice each player has put face up,
-public plugin facts, the bids, the viewer's own private plugin state, and — only once a call has
-lifted the cups — every roll and every player's private state of that round. Public plugin state is
+A view holds the dice under the cups the viewer sees (their own, unless the rules hide it; others'
+where the rules show them: ``liarsdice_dice_visible``, recorded as the round starts), everyone's
+dice counts, the dice each player has put face up, public plugin facts, the bids, the viewer's own
+private plugin state, and — only once a call has lifted the cups — every roll and every player's
+private state of that round. Public plugin state is
 public by contract (see :mod:`liarsdice.hookspecs`), so it is passed through.
 :func:`public_events` applies the same filter to the event log, for a table that streams events.
 """
@@ -39,6 +41,7 @@ from liarsdice.models import (
     PlayerState,
     Resolution,
     RoundState,
+    sight_of,
 )
 from liarsdice.ruleset import Ruleset
 
@@ -68,6 +71,8 @@ class PlayerView:
     turn: str | None
     bids: tuple[PlacedBid, ...]
     own_dice: tuple[int, ...] | None
+    """The viewer's own roll, or ``None`` (a spectator, no round, or the rules hide it from
+    them until the cups are lifted)."""
     revealed: Mapping[str, tuple[int, ...]] | None
     resolution: Resolution | None
     next_opener: str | None
@@ -76,15 +81,29 @@ class PlayerView:
     private: Mapping[str, Mapping[str, Mapping[str, JSON]]] = attrs.field(factory=dict)
     """Private plugin state, shaped as ``RoundState.private`` (``[plugin][player]``): the
     viewer's own entries only, or every player's once the cups are lifted."""
+    seen: Mapping[str, tuple[int, ...]] = attrs.field(factory=dict)
+    """The rolls of the other players whose dice under the cup the rules let the viewer see,
+    before the cups are lifted (``liarsdice_dice_visible``; empty by default)."""
 
     @property
     def known_dice(self) -> tuple[int, ...]:
-        """Every die the viewer can see: their own and the others' dice face up (all of them
-        once the cups are lifted)."""
+        """Every die the viewer can see: their own roll (unless the rules hide it), then each
+        other seat's roll if the rules show it, else its dice face up (all of them once the cups
+        are lifted)."""
         if self.revealed is not None:
             return tuple(die for roll in self.revealed.values() for die in roll)
-        others = (die for seat in self.seats if seat.name != self.viewer for die in seat.shown)
-        return (*(self.own_dice or ()), *others)
+        rolls = self.rolls_seen
+        mine = [seat for seat in self.seats if seat.name == self.viewer]
+        others = [seat for seat in self.seats if seat.name != self.viewer]
+        return tuple(die for seat in (*mine, *others) for die in rolls.get(seat.name, seat.shown))
+
+    @property
+    def rolls_seen(self) -> dict[str, tuple[int, ...]]:
+        """The whole rolls the viewer sees under the cups, by player: ``seen`` and their own."""
+        rolls = dict(self.seen)
+        if self.viewer is not None and self.own_dice is not None:
+            rolls[self.viewer] = self.own_dice
+        return rolls
 
 
 def public_facts(rules: Ruleset, state: GameState, player: str) -> dict[str, JSON]:
@@ -117,7 +136,17 @@ def player_view(rules: Ruleset, state: GameState, viewer: str | None) -> PlayerV
     resolution = round_.resolution if round_ else None
     lifted = round_ is not None and round_.lifted
     revealed = round_.rolls if round_ and lifted else None
-    own = round_.rolls.get(viewer) if round_ and viewer is not None else None
+    sees = round_.sees(viewer) if round_ else frozenset()
+    own = (
+        round_.rolls.get(viewer)
+        if round_ and viewer is not None and (lifted or viewer in sees)
+        else None
+    )
+    seen = (
+        {name: roll for name, roll in round_.rolls.items() if name in sees and name != viewer}
+        if round_ and not lifted and round_.sights
+        else {}
+    )
     private = round_.private if round_ else {}
     return PlayerView(
         viewer=viewer,
@@ -135,23 +164,21 @@ def player_view(rules: Ruleset, state: GameState, viewer: str | None) -> PlayerV
         winner=state.winner,
         plugins=state.plugins,
         private=dict(private) if lifted else _own_private(private, viewer),
+        seen=seen,
     )
 
 
 def view_state(view: PlayerView) -> GameState:
     """A game state rebuilt from ``view`` alone, for code that must not see hidden dice (bots).
 
-    Other players' hidden dice are replaced by dice showing 0, which match no face: their number
-    is public, their faces are not; dice shown face up are kept. Only the viewer's own private
-    state is there. Hooks that only read public facts (counting rules, bid rules) answer on it
-    exactly as on the real state.
+    The dice the viewer may not see are replaced by dice showing 0, which match no face: their
+    number is public, their faces are not; dice shown face up and the rolls the viewer sees are
+    kept. Only the viewer's own private state is there. Hooks that only read public facts
+    (counting rules, bid rules) answer on it exactly as on the real state.
     """
+    visible = view.rolls_seen
     rolls = {
-        seat.name: (
-            view.own_dice
-            if seat.name == view.viewer and view.own_dice
-            else (*seat.shown, *(0,) * (seat.dice - len(seat.shown)))
-        )
+        seat.name: visible.get(seat.name) or (*seat.shown, *(0,) * (seat.dice - len(seat.shown)))
         for seat in view.seats
         if seat.alive
     }
@@ -211,9 +238,11 @@ def public_events(events: Sequence[Event], viewer: str | None) -> list[Event]:
     (a :class:`RoundResolved` whose ``count`` is not ``None``; a timeout lifts nothing), the
     events of that round hide from the viewer:
 
-    - every other player's dice in :class:`RoundStarted` ``rolls`` and both ``dice`` and ``faces``
-      of their :class:`DiceRerolled`: each die becomes :data:`HIDDEN_DIE` (0), so the number of
-      dice each player holds stays readable;
+    - the dice of every player whose dice under the cup the viewer does not see (everyone else,
+      by default; the round's ``sights`` may say otherwise, the viewer's own included) in
+      :class:`RoundStarted` ``rolls`` and both ``dice`` and ``faces`` of their
+      :class:`DiceRerolled`: each die becomes :data:`HIDDEN_DIE` (0), so the number of dice each
+      player holds stays readable;
     - every other player's :class:`PrivateStateSet`: ``key`` becomes ``""`` and ``value``
       ``None`` (only the plugin and the player stay).
 
@@ -221,15 +250,17 @@ def public_events(events: Sequence[Event], viewer: str | None) -> list[Event]:
     secret of that round is public. The payload of another player's :class:`BidMade` or
     :class:`CallMade` is always replaced by ``{}``: views never carry payloads, and what a
     payload makes public reaches everyone through the effects it causes (:class:`DiceShown`).
-    The viewer's own dice, secrets and payloads, dice put face up, public plugin state and every
-    other event are passed through unchanged.
+    The dice the viewer sees, their own secrets and payloads, dice put face up, public plugin
+    state and every other event are passed through unchanged.
 
     ``public_events(events[:n], viewer)`` is ``public_events(events, viewer)[:n]`` except where
     a lift in ``events[n:]`` has since revealed what was hidden: a table streaming a seat's events
     sends the new ones, and, on a lifting :class:`RoundResolved`, the round's events again (or
-    the view's ``revealed`` rolls). No ruleset is needed: the log alone says what is public.
+    the view's ``revealed`` rolls). No ruleset is needed: the log alone says what is public
+    (each :class:`RoundStarted` carries who sees whose dice in its round).
     """
     lifted = _lifted_rounds(events)
+    sees: frozenset[str] = frozenset()
     public: list[Event] = []
     secret = True
     for event in events:
@@ -237,19 +268,20 @@ def public_events(events: Sequence[Event], viewer: str | None) -> list[Event]:
             pass
         elif isinstance(event, RoundStarted):
             secret = event.number not in lifted
+            sees = sight_of(event.sights, viewer)
             if secret:
                 rolls = {
-                    name: roll if name == viewer else _hidden(roll)
+                    name: roll if name in sees else _hidden(roll)
                     for name, roll in event.rolls.items()
                 }
-                event = RoundStarted(event.number, event.opener, rolls)
+                event = RoundStarted(event.number, event.opener, rolls, event.sights)
         elif isinstance(event, BidMade):
             if event.payload and event.player != viewer:
                 event = BidMade(event.player, event.bid)
         elif isinstance(event, CallMade):
             if event.payload and event.player != viewer:
                 event = CallMade(event.player, event.kind)
-        elif secret and isinstance(event, DiceRerolled) and event.player != viewer:
+        elif secret and isinstance(event, DiceRerolled) and event.player not in sees:
             event = DiceRerolled(event.player, _hidden(event.dice), _hidden(event.faces))
         elif secret and isinstance(event, PrivateStateSet) and event.player != viewer:
             event = PrivateStateSet(event.plugin, event.player, "", None)

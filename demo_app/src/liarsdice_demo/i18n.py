@@ -207,6 +207,7 @@ def _client_text(locale: str) -> dict[str, Any]:
         "dice": plural_forms(lambda n: ngettext("{n} die", "{n} dice", n)),
         "faceUp": gettext("{value}, face up"),
         "underCup": gettext("under the cup"),
+        "ownHidden": gettext("The rules hide your dice from you this round"),
         # table.js
         "yourTurnTitle": gettext("● Your turn — {title}"),
         "diceNow": plural_forms(lambda n: ngettext("{n} die → {after}", "{n} dice → {after}", n)),

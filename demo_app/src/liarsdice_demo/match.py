@@ -179,8 +179,9 @@ class Match:
             ahead += len(groups[when])
         return places
 
-    def own_dice(self, name: str) -> tuple[int, ...]:
-        """The dice ``name`` holds this round (only ever shown to that seat's player)."""
+    def known_dice(self, name: str) -> tuple[int, ...]:
+        """The dice ``name`` can see this round (only ever shown to that seat's player): their
+        own unless the rules hide them, others' where the rules show them, the dice face up."""
         if self.game is None or self.game.state.round is None:
             return ()
-        return tuple(self.game.state.round.rolls.get(name, ()))
+        return self.game.view(name).known_dice

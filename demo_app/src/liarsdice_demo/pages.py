@@ -89,7 +89,7 @@ def odds(code: str) -> str:
     hand: tuple[int, ...] = ()
     seat = live.seat_of(g.player["id"]) if g.player else None
     if seat is not None and request.args.get("hand") == "mine":
-        hand = live.own_dice(seat.name)
+        hand = live.known_dice(seat.name)
     table_odds = odds_table(config.rules, dice, hand or None)
     return render_template(
         "odds.html",

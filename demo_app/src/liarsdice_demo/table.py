@@ -170,10 +170,10 @@ class TableSession:
         with self.lock:
             return self.seating.seat_of(player_id)
 
-    def own_dice(self, name: str) -> tuple[int, ...]:
-        """The dice ``name`` holds this round (only ever shown to that seat's player)."""
+    def known_dice(self, name: str) -> tuple[int, ...]:
+        """The dice ``name`` can see this round (only ever shown to that seat's player)."""
         with self.lock:
-            return self.match.own_dice(name)
+            return self.match.known_dice(name)
 
     # --- connections -----------------------------------------------------------------------------
 

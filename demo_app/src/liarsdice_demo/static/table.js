@@ -154,7 +154,11 @@ function renderMine(message) {
   let mine;
   if (message.seat === null) mine = [el("span", { class: "hint" }, t("youWatch"))];
   else if (myInfo && !myInfo.alive) mine = [el("span", { class: "hint" }, t("youAreOut"))];
-  else if (view?.own_dice) {
+  else if (view?.round && !view.revealed && !view.own_dice && myInfo?.dice) {
+    // The rules hide your dice from you (forehead): they stay under the cup for you.
+    const shown = myInfo.shown ?? [];
+    mine = [...dice(shown, null, myInfo.dice - shown.length, shown.map(() => true)), el("span", { class: "hint" }, t("ownHidden"))];
+  } else if (view?.own_dice) {
     const up = faceUp(view.own_dice, myInfo?.shown);
     const key = JSON.stringify([view.round, view.own_dice, myInfo?.shown]);
     const picking = Boolean(bluffChoices(message.legal));
@@ -368,7 +372,8 @@ function renderSeats(message) {
       diceRow = dice(revealed, matching, 0, faceUp(revealed, info.shown ?? []));
     } else if (info && alive) {
       const shown = info.shown ?? [];
-      if (message.seat === index && view.own_dice) diceRow = dice(view.own_dice, null, 0, faceUp(view.own_dice, shown));
+      const seen = message.seat === index ? view.own_dice : view.seen?.[seat.name];
+      if (seen) diceRow = dice(seen, null, 0, faceUp(seen, shown));
       else diceRow = dice(shown, null, Math.max(0, info.dice - shown.length), shown.map(() => true));
     }
     const facts = [];

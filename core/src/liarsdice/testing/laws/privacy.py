@@ -9,7 +9,7 @@ actions, and everything the viewer gets must stay the same until the cups are li
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from random import Random
 from typing import Any
 
@@ -28,13 +28,14 @@ from liarsdice.views import player_view, public_events
 
 
 def _hide_others(state: GameState, viewer: str | None) -> GameState:
-    """``state`` with every other player's hidden dice changed (each die moved to another face;
-    dice shown face up stay) and every other player's private state replaced."""
+    """``state`` with the hidden dice the viewer may not see changed (each die moved to another
+    face; dice shown face up stay) and every other player's private state replaced."""
     round_ = state.round
     assert round_ is not None
+    sees = round_.sees(viewer)
     rolls = {
         name: roll
-        if name == viewer
+        if name in sees
         else (*round_.shown.get(name, ()), *(die % 6 + 1 for die in round_.hidden(name)))
         for name, roll in round_.rolls.items()
     }
@@ -50,10 +51,12 @@ def _hide_others(state: GameState, viewer: str | None) -> GameState:
 
 
 def views_hide_dice(rules: Ruleset, steps: Sequence[Step]) -> None:
-    """Until a call lifts the cups, each player's view (and a spectator's) holds only the viewer's
-    own roll as ``own_dice``, no ``revealed`` rolls, only the viewer's own private plugin state,
-    and does not depend on anyone else's hidden dice or private state at all (changing them leaves
-    the view's JSON unchanged). Dice put face up are in every view.
+    """Until a call lifts the cups, each player's view (and a spectator's) holds as ``own_dice``
+    the viewer's own roll if the round's sights let them see it (``RoundState.sees``; by default
+    they do), as ``seen`` exactly the other rolls the sights show them, no ``revealed`` rolls,
+    only the viewer's own private plugin state, and does not depend on the dice they may not see
+    or anyone else's private state at all (changing them leaves the view's JSON unchanged). Dice
+    put face up are in every view.
 
     The same holds for the event log as :func:`~liarsdice.views.public_events` gives it to each
     viewer, at every prefix of the log (see :func:`public_events_hide_dice`). And what a viewer
@@ -70,7 +73,12 @@ def views_hide_dice(rules: Ruleset, steps: Sequence[Step]) -> None:
         for viewer in [*(p.name for p in state.players), None]:
             view = player_view(rules, state, viewer)
             data = json.loads(dumps(view))
-            own = round_.rolls.get(viewer) if viewer is not None else None
+            sees = round_.sees(viewer)
+            own = (
+                round_.rolls.get(viewer)
+                if viewer is not None and (viewer in sees or round_.lifted)
+                else None
+            )
             if data["own_dice"] != (list(own) if own is not None else None):
                 raise LawViolation(
                     HIDDEN,
@@ -85,6 +93,19 @@ def views_hide_dice(rules: Ruleset, steps: Sequence[Step]) -> None:
                 )
             if round_.lifted:
                 continue
+            seen = {
+                name: list(roll)
+                for name, roll in round_.rolls.items()
+                if name in sees and name != viewer
+            }
+            if data["seen"] != seen:
+                raise LawViolation(
+                    HIDDEN,
+                    rules,
+                    f"{viewer}'s view shows the rolls {data['seen']}, where the round's sights "
+                    f"show {seen}",
+                    show_state(state),
+                )
             if data["revealed"] is not None:
                 raise LawViolation(
                     HIDDEN,
@@ -119,13 +140,13 @@ def views_hide_dice(rules: Ruleset, steps: Sequence[Step]) -> None:
 
 
 def re_deal(
-    rolls: Mapping[str, Sequence[int]], viewer: str | None, rng: Random
+    rolls: Mapping[str, Sequence[int]], seen: Collection[str], rng: Random
 ) -> dict[str, tuple[int, ...]]:
-    """``rolls`` with every die the viewer may not see, every other player's, moved to another
-    face drawn from ``rng``; the viewer's own roll as it is."""
+    """``rolls`` with every die the viewer may not see moved to another face drawn from ``rng``:
+    the rolls of the players in ``seen`` (whose dice the viewer sees) stay as they are."""
     return {
         name: tuple(roll)
-        if name == viewer
+        if name in seen
         else tuple(rng.choice([face for face in FACES if face != die]) for die in roll)
         for name, roll in rolls.items()
     }
@@ -203,7 +224,8 @@ def redealt_rounds_look_the_same(rules: Ruleset, steps: Sequence[Step]) -> None:
             rng = Random()
             rng.setstate(rng_states[index])
             engine.deal(rng, before.players)  # the draw the real deal made
-            rolls = re_deal(after.round.rolls, viewer, Random(f"{after.round.number}:{viewer}"))
+            seen = after.round.sees(viewer)
+            rolls = re_deal(after.round.rolls, seen, Random(f"{after.round.number}:{viewer}"))
             state, events = engine.start_round(rules, before, rng, rolls=rolls)
             for real in [start, *moves]:
                 assert real.after is not None and real.after.round is not None

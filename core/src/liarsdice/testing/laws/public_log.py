@@ -26,7 +26,7 @@ from liarsdice.events import (
     RoundResolved,
     RoundStarted,
 )
-from liarsdice.models import JSON, PlacedBid, remove_dice
+from liarsdice.models import JSON, PlacedBid, Sight, remove_dice, sight_of
 from liarsdice.reducer import Draft
 from liarsdice.ruleset import Ruleset
 from liarsdice.serialization import dumps, loads, to_data
@@ -48,6 +48,7 @@ class _Seen:
     private: dict[str, dict[str, dict[str, JSON]]] = attrs.field(factory=dict)
     bids: list[PlacedBid] = attrs.field(factory=list)
     lifted: bool = False
+    sights: tuple[Sight, ...] = ()
 
     def fold(self, event: Event) -> None:
         if isinstance(event, GameStarted):
@@ -55,6 +56,7 @@ class _Seen:
         elif isinstance(event, RoundStarted):
             self.number, self.opener, self.lifted = event.number, event.opener, False
             self.rolls, self.shown, self.private, self.bids = dict(event.rolls), {}, {}, []
+            self.sights = event.sights
         elif isinstance(event, BidMade):
             self.bids.append(PlacedBid(event.player, event.bid))
         elif isinstance(event, RoundResolved):
@@ -74,26 +76,27 @@ class _Seen:
             mine[event.key] = event.value
 
     def known(self, viewer: str | None) -> list[int]:
-        """Every die the viewer can see, sorted: all of them once lifted, else their own and the
-        others' dice face up."""
+        """Every die the viewer can see, sorted: all of them once lifted, else the rolls the
+        round's sights show them and the others' dice face up."""
         if self.lifted:
             return sorted(die for roll in self.rolls.values() for die in roll)
-        own = list(self.rolls.get(viewer, ())) if viewer is not None else []
-        others = [die for name, dice in self.shown.items() if name != viewer for die in dice]
-        return sorted(own + others)
+        sees = sight_of(self.sights, viewer)
+        seen = [die for name in sees for die in self.rolls.get(name, ())]
+        others = [die for name, dice in self.shown.items() if name not in sees for die in dice]
+        return sorted(seen + others)
 
 
-def _leak(event: Event, viewer: str | None) -> str | None:
-    """What ``event`` (from :func:`public_events`, in a round whose cups are not lifted) shows
-    that ``viewer`` may not see, or ``None``."""
+def _leak(event: Event, viewer: str | None, sees: frozenset[str]) -> str | None:
+    """What ``event`` (from :func:`public_events`, in a round whose cups are not lifted and
+    where ``viewer`` sees the dice of ``sees``) shows that ``viewer`` may not see, or ``None``."""
     if isinstance(event, RoundStarted):
         seen = {
             name: roll
             for name, roll in event.rolls.items()
-            if name != viewer and any(die != HIDDEN_DIE for die in roll)
+            if name not in sees and any(die != HIDDEN_DIE for die in roll)
         }
         return f"the rolls {seen}" if seen else None
-    if isinstance(event, DiceRerolled) and event.player != viewer:
+    if isinstance(event, DiceRerolled) and event.player not in sees:
         dice = (*event.dice, *event.faces)
         return f"{event}" if any(die != HIDDEN_DIE for die in dice) else None
     if isinstance(event, PrivateStateSet) and event.player != viewer:
@@ -110,9 +113,17 @@ def _seen_problem(seen: _Seen, view: PlayerView) -> str | None:
         return f"round {seen.number} opened by {seen.opener} != the view's {view.round}"
     if tuple(seen.bids) != view.bids:
         return f"bids {seen.bids} != the view's {list(view.bids)}"
-    own = seen.rolls.get(view.viewer) if view.viewer is not None else None
+    sees = sight_of(seen.sights, view.viewer)
+    own = (
+        seen.rolls.get(view.viewer)
+        if view.viewer is not None and (seen.lifted or view.viewer in sees)
+        else None
+    )
     if view.round and own != view.own_dice:
         return f"own dice {own} != the view's own_dice {view.own_dice}"
+    others = {name: seen.rolls[name] for name in sees if name != view.viewer and name in seen.rolls}
+    if view.round and not seen.lifted and others != dict(view.seen):
+        return f"the rolls seen {others} != the view's {dict(view.seen)}"
     counts = {name: len(roll) for name, roll in seen.rolls.items()}
     playing = view.round and view.resolution is None
     if playing and counts != {s.name: s.dice for s in view.seats if s.dice}:
@@ -132,14 +143,17 @@ def _seen_problem(seen: _Seen, view: PlayerView) -> str | None:
 
 
 def _public_problem(
-    public: Sequence[Event], viewer: str | None, hidden: Sequence[bool]
+    public: Sequence[Event], viewer: str | None, hidden: Sequence[bool], sees: frozenset[str]
 ) -> str | None:
     """What the events ``public`` (from :func:`public_events`) show that ``viewer`` may not see,
-    or ``None``; ``hidden[i]`` is true when event ``i`` is in a round whose cups are not lifted."""
+    or ``None``; ``hidden[i]`` is true when event ``i`` is in a round whose cups are not lifted;
+    ``sees`` is whose dice the viewer sees in the round the events start in."""
     for event, secret in zip(public, hidden, strict=True):
+        if isinstance(event, RoundStarted):
+            sees = sight_of(event.sights, viewer)
         if isinstance(event, BidMade | CallMade) and event.player != viewer and event.payload:
             return f"the payload of {event!r}"
-        leak = _leak(event, viewer) if secret else None
+        leak = _leak(event, viewer, sees) if secret else None
         if leak is not None:
             return leak
     return None
@@ -203,7 +217,8 @@ def public_events_hide_dice(rules: Ruleset, steps: Sequence[Step]) -> None:
                         )
                     fresh, seen[viewer] = public, _Seen()
                 hidden = [rounds[i] not in lifted for i in range(len(log) - len(fresh), len(log))]
-                leak = _public_problem(fresh, viewer, hidden)
+                sees = sight_of(state.round.sights if state.round else (), viewer)
+                leak = _public_problem(fresh, viewer, hidden, sees)
                 if leak is not None:
                     raise LawViolation(
                         HIDDEN, rules, f"{where} shows {leak} to {viewer}", at_step(step)
