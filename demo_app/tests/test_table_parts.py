@@ -13,7 +13,7 @@ import pytest
 from liarsdice.errors import IllegalAction
 from liarsdice.models import Bid, BidAction, CallAction, TimeoutAction
 from liarsdice_demo import intents
-from liarsdice_demo.bot_driver import new_bot, play_turn
+from liarsdice_demo.bot_driver import new_bot, out_of_turn, play_turn
 from liarsdice_demo.clock import TurnClock
 from liarsdice_demo.composition import parse_config
 from liarsdice_demo.driving import RESUME_GRACE, Driver
@@ -280,6 +280,60 @@ def test_legal_moves_go_only_to_the_seat_whose_turn_it_is() -> None:
         assert seat is not None
         legal = fanout.state_for(seat)["legal"]
         assert (legal is not None) == (seat.name == turn)
+
+
+ANYONE = parse_config(
+    {
+        "variants": ["dice-loss", "calza"],
+        "options": {"calza.anyone": True},
+        "seats": 3,
+        "dice_per_player": 2,
+        "bot_kind": "none",
+    }
+)
+
+
+def test_under_calza_anyone_every_seat_but_the_bidder_is_offered_exact_out_of_turn() -> None:
+    seating = Seating(3, host_player=1, public=True)
+    for player_id, name in enumerate(["Iris", "Knox", "Lu"], 1):
+        seating.take(player_id, name, None, waiting=True)
+    match = Match(ANYONE)
+    match.deal(["Iris", "Knox", "Lu"])
+    fanout = Fanout("PART", ANYONE, seating, match, Clockless(), None)  # type: ignore[arg-type]
+    assert match.game is not None and match.game.state.round is not None
+    opener = match.game.state.round.turn
+    others = [seat for seat in seating.seats if seat is not None and seat.name != opener]
+    assert all(fanout.state_for(seat)["legal"] is None for seat in others)  # no bid to call yet
+    match.apply(BidAction(opener, Bid(1, 2)), [])
+    turn = match.game.state.round.turn
+    for seat in seating.seats:
+        assert seat is not None
+        legal = fanout.state_for(seat)["legal"]
+        if seat.name == opener:
+            assert legal is None  # the bidder may not call her own bid
+        elif seat.name == turn:
+            assert "exact" in legal["calls"] and legal["bids"] and "out_of_turn" not in legal
+        else:
+            assert legal == {"bids": [], "calls": ["exact"], "payloads": {}, "out_of_turn": True}
+
+
+def test_a_bot_that_may_call_out_of_turn_is_asked_and_the_first_call_counts() -> None:
+    match = Match(ANYONE)
+    match.deal(["Iris", "Ada (bot)", "Bo (bot)"])
+    game = match.game
+    assert game is not None and game.state.round is not None
+    opener = game.state.round.turn
+    bots = [
+        Seat(i, name, "bot", None, bot_kind="random", bot=new_bot("random", ANYONE.rules))
+        for i, name in enumerate(["Ada (bot)", "Bo (bot)"], 1)
+    ]
+    seats = [None, *bots]
+    assert out_of_turn(seats, game) is None  # no bid on the table
+    match.apply(BidAction(opener, Bid(1, 2)), [])
+    asked = [out_of_turn(seats, game) for _ in range(200)]  # the random bot calls with chance 0.1
+    made = [action for action in asked if action is not None]
+    assert made and all(action.kind == "exact" and action.player != opener for action in made)
+    assert len(made) < len(asked)
 
 
 def test_a_broadcast_sends_each_tab_its_own_state_and_everyone_the_announcements() -> None:

@@ -80,7 +80,7 @@ def test_without_the_variant_means_without_what_needs_it() -> None:
     assert without is not None and without.names == (BASELINE, "dice-loss")
     # dice-loss is the only economics: palifico needs it, so both go and another economy steps in
     other = baseline_for(rules, "dice-loss")
-    assert other is not None and other.names == (BASELINE, "difference")
+    assert other is not None and other.names == (BASELINE, "chips")  # the first, by name
 
 
 class Pretender(Dead):

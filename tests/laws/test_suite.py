@@ -109,7 +109,7 @@ class Loner:
     @hookimpl
     def liarsdice_variant_info() -> VariantInfo:
         return VariantInfo(
-            "Loner", "plays with nobody", conflicts=("dice-loss", "difference", "revolver")
+            "Loner", "plays with nobody", conflicts=("chips", "dice-loss", "difference", "revolver")
         )
 
 

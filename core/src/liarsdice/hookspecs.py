@@ -296,9 +296,9 @@ def liarsdice_dice_visible(
 
     Asked by the engine once per viewer and owner as each round starts, right after the
     ``liarsdice_round_started`` effects (``state`` holds the new rolls); the answers hold for the
-    whole round, and the engine records each viewer's sight that differs from the default in a
-    :class:`~liarsdice.events.DiceSeen` event. Every view, every viewer's event log, the odds and
-    the bots follow it. Dice put face up are seen by everyone, and everything is once the cups
+    whole round, and the engine records each viewer's sight that differs from the default in
+    ``RoundStarted.sights``. Every view, every viewer's event log, the odds and the bots follow
+    it. Dice put face up are seen by everyone, and everything is once the cups
     are lifted, whatever this answers. Answer from public facts (dice counts, plugin state): who
     sees whose dice is public. The baseline answers ``viewer == owner``: your own dice, nobody
     else's. Stops at the first non-``None`` result.

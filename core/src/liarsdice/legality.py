@@ -34,6 +34,24 @@ def turn_problem(draft: Draft, player: str) -> Reason | None:
     not at the table, or it is someone else's turn), or ``None`` when it is."""
     if draft.turn == player and draft.in_round and draft.winner is None:
         return None
+    return _seat_problem(draft, player) or _("not {player}'s turn", player=player)
+
+
+def out_of_turn_problem(draft: Draft, player: str) -> Reason | None:
+    """Why ``player`` may not make a call that is played out of turn now (as
+    :func:`turn_problem`, but anyone living may, except the bidder of the bid on the table), or
+    ``None`` when they may."""
+    problem = _seat_problem(draft, player)
+    if problem is not None:
+        return problem
+    if draft.bids and draft.bids[-1].player == player:
+        return _("{player} made the bid on the table and cannot call it", player=player)
+    return None
+
+
+def _seat_problem(draft: Draft, player: str) -> Reason | None:
+    """Why ``player`` cannot act at all now: the game is over, no round is on, or they are out
+    or not at the table."""
     if draft.over:
         return _("the game is over")
     if not draft.in_round:
@@ -44,7 +62,7 @@ def turn_problem(draft: Draft, player: str) -> Reason | None:
         return _("{player} is not at this table", player=repr(player))
     if not seat.alive:
         return _("{player} is out of the game", player=player)
-    return _("not {player}'s turn", player=player)
+    return None
 
 
 def payload_problems(rules: Ruleset, action: str, payload: Payload) -> list[Reason]:
@@ -196,10 +214,12 @@ def draft_call_problems(
     rules: Ruleset, draft: Draft, player: str, kind: str, payload: Payload
 ) -> list[Reason]:
     """:func:`call_problems` on a draft."""
-    problem = turn_problem(draft, player)
+    call = rules.calls.get(kind)
+    out_of_turn = call is not None and call.out_of_turn
+    problem = out_of_turn_problem(draft, player) if out_of_turn else turn_problem(draft, player)
     if problem:
         return [problem]
-    if kind not in rules.calls:
+    if call is None:
         return [
             _(
                 "unknown call {kind}; this table allows: {calls}",
@@ -227,7 +247,7 @@ def call_problems(
 
 
 def draft_legal_calls(rules: Ruleset, draft: Draft, player: str) -> list[str]:
-    """:func:`legal_calls` on a draft."""
+    """:func:`legal_calls` on a draft (for any player: calls out of turn included)."""
     return [
         kind
         for kind in rules.calls
@@ -236,8 +256,31 @@ def draft_legal_calls(rules: Ruleset, draft: Draft, player: str) -> list[str]:
 
 
 def legal_calls(rules: Ruleset, state: GameState, player: str) -> list[str]:
-    """The call kinds ``player`` may make now."""
+    """The call kinds ``player`` may make now: on their turn, or out of turn (the kinds a plugin
+    declares ``out_of_turn``)."""
     return draft_legal_calls(rules, Draft(state), player)
+
+
+def draft_out_of_turn_calls(rules: Ruleset, draft: Draft) -> list[CallAction]:
+    """:func:`out_of_turn_calls` on a draft."""
+    if not rules.out_of_turn or not draft.in_round or not draft.bids or draft.over:
+        return []
+    players = draft.players
+    seat = draft.seat(draft.turn)
+    names = [players[(seat + i) % len(players)].name for i in range(1, len(players))]
+    return [
+        CallAction(name, kind)
+        for name in names
+        for kind in rules.out_of_turn
+        if not draft_call_problems(rules, draft, name, kind, NO_PAYLOAD)
+    ]
+
+
+def out_of_turn_calls(rules: Ruleset, state: GameState) -> list[CallAction]:
+    """Every call a player not on turn may make now (kinds declared ``out_of_turn``), clockwise
+    from the player on turn: the order in which the other players are asked whether they act
+    before the player on turn does."""
+    return draft_out_of_turn_calls(rules, Draft(state))
 
 
 def payload_choices(rules: Ruleset, state: GameState, action: Action) -> dict[str, list[JSON]]:

@@ -144,7 +144,9 @@ class CallKind:
     A call that ``ends_round`` is ruled on (``liarsdice_resolve_call``) and ends the round; one
     that does not is followed by ``liarsdice_call_made`` effects and the turn passes on.
     ``label`` is the call's name for players (a button, a log line), ``help`` what it claims;
-    either may be a :class:`~liarsdice.i18n.Text`.
+    either may be a :class:`~liarsdice.i18n.Text`. A call ``out_of_turn`` may be made by any
+    living player but the bidder while a bid stands, not only by the player on turn (the
+    plugin's ``liarsdice_call_problem`` may narrow that down); the first to act wins.
     """
 
     plugin: str
@@ -152,6 +154,7 @@ class CallKind:
     help: str | Text
     ends_round: bool = True
     label: str | Text = ""
+    out_of_turn: bool = False
 
     @property
     def title(self) -> str | Text:
@@ -167,16 +170,27 @@ class CallRegistry:
         self.calls: list[CallKind] = []
 
     def add(
-        self, name: str, help: str | Text, *, ends_round: bool = True, label: str | Text = ""
+        self,
+        name: str,
+        help: str | Text,
+        *,
+        ends_round: bool = True,
+        label: str | Text = "",
+        out_of_turn: bool = False,
     ) -> None:
         """Register call kind ``name`` (for example ``"exact"``); with ``ends_round=False`` the
         call does not end the round (for example a ``"pass"``). ``label`` names it for players
-        (default: the name, capitalised)."""
+        (default: the name, capitalised). With ``out_of_turn`` any living player but the bidder
+        may make it while a bid stands; such a call must end the round."""
         if not name or name == "bid" or not all(c.isalnum() or c == "-" for c in name):
             raise ValueError(
                 f"{self.plugin}: a call kind is a word of letters, digits and dashes, not {name!r}"
             )
-        self.calls.append(CallKind(self.plugin, name, help, ends_round, label))
+        if out_of_turn and not ends_round:
+            raise ValueError(
+                f"{self.plugin}: call {name!r} is made out of turn, so it must end the round"
+            )
+        self.calls.append(CallKind(self.plugin, name, help, ends_round, label, out_of_turn))
 
 
 def _names(value: Any) -> tuple[str, ...]:

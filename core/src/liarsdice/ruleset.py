@@ -88,6 +88,8 @@ class Ruleset:
             option_defaults(self.variants, self.options) if defaults is None else defaults
         )
         self.calls = {call.name: call for variant in self.variants for call in variant.calls}
+        #: The call kinds that may be made out of turn (``CallKind.out_of_turn``), in order.
+        self.out_of_turn = tuple(name for name, call in self.calls.items() if call.out_of_turn)
         try:
             order, self.precedes = precedence.order(others)
         except ValueError as error:

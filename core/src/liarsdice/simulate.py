@@ -22,24 +22,41 @@ from liarsdice.reducer import Draft
 from liarsdice.ruleset import Ruleset
 
 CHALLENGE_PROBABILITY = 0.3
+OUT_OF_TURN_PROBABILITY = 0.1
 PAYLOAD_PROBABILITY = 0.3
 LOWEST_RAISES = 10
 A = TypeVar("A", BidAction, CallAction)
 
 
 def random_action(rules: Ruleset, state: GameState, rng: Random) -> Action:
-    """The random policy's move for the player on turn.
+    """The random policy's move for the table: another player's call out of turn, now and then
+    (see below), else the move of the player on turn (:func:`random_turn_action`).
 
     When a call is possible: call with probability 0.3 (always when no raise exists), choosing
     uniformly among the legal call kinds. Otherwise bid uniformly among the 10 lowest legal bids.
     When plugins offer payloads for the move (``engine.payload_choices``), one of them goes with it
-    with probability 0.3.
+    with probability 0.3. When other players may call out of turn (``out_of_turn_calls``), one of
+    them does first with probability 0.1 (nothing is drawn when none may).
     """
     return _random_move(rules, Draft(state), rng)
 
 
+def random_turn_action(rules: Ruleset, state: GameState, rng: Random) -> Action:
+    """The random policy's move for the player on turn (no call out of turn by anyone else)."""
+    return _random_turn_move(rules, Draft(state), rng)
+
+
 def _random_move(rules: Ruleset, draft: Draft, rng: Random) -> Action:
     """:func:`random_action` on a draft (freezing a state only for the payload hooks)."""
+    if rules.out_of_turn:
+        others = engine.draft_out_of_turn_calls(rules, draft)
+        if others and rng.random() < OUT_OF_TURN_PROBABILITY:
+            return _with_payload(rules, draft, rng.choice(others), rng)
+    return _random_turn_move(rules, draft, rng)
+
+
+def _random_turn_move(rules: Ruleset, draft: Draft, rng: Random) -> Action:
+    """:func:`random_turn_action` on a draft."""
     player = draft.turn
     calls = engine.draft_legal_calls(rules, draft, player) if draft.bids else []
     if calls and rng.random() < CHALLENGE_PROBABILITY:

@@ -22,16 +22,16 @@ import functools
 import math
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from random import Random
 
 import attrs
 
 from liarsdice import engine, parallel
-from liarsdice.bots import Bot, make_bot
+from liarsdice.bots import Bot, interjection, make_bot
 from liarsdice.errors import IllegalAction
 from liarsdice.limits import StuckGame
-from liarsdice.models import GameState
+from liarsdice.models import Action, GameState
 from liarsdice.ruleset import Ruleset
 from liarsdice.views import player_view
 
@@ -133,11 +133,12 @@ def play_game(
             if moves == limit.moves:
                 raise StuckGame(repr(rules), limit)
             moves += 1
-            player = state.round.turn
+            player, action = _interjection(rules, state, bots)
             view = player_view(rules, state, player)
             started = timer()
             try:
-                action = bots[player].decide(view)
+                if action is None:
+                    action = bots[player].decide(view)
             except Exception as error:
                 raise BotFailure(f"bot {player} failed under {rules!r}: {error!r}") from error
             if clock is not None:
@@ -150,6 +151,23 @@ def play_game(
                 ) from error
     assert state.winner is not None
     return state.winner, state
+
+
+def _interjection(
+    rules: Ruleset, state: GameState, bots: Mapping[str, Bot]
+) -> tuple[str, Action | None]:
+    """Who acts next: the first bot, clockwise from the player on turn, that makes a call out of
+    turn (:func:`~liarsdice.bots.interjection`) and that call; else the player on turn and
+    ``None`` (they decide)."""
+    assert state.round is not None
+    for player in dict.fromkeys(call.player for call in engine.out_of_turn_calls(rules, state)):
+        try:
+            action = interjection(bots[player], player_view(rules, state, player))
+        except Exception as error:
+            raise BotFailure(f"bot {player} failed under {rules!r}: {error!r}") from error
+        if action is not None:
+            return player, action
+    return state.round.turn, None
 
 
 @attrs.frozen

@@ -1,4 +1,4 @@
-"""The bots at a table: a fresh bot for each bot seat, and the move one makes on its turn.
+"""The bots at a table: a bot for each bot seat, its move on its turn, its calls out of turn.
 
 Contract: a bot sees only what its seat may see (``Game.view`` of its own name), like any player;
 a move the engine refuses forfeits the bot's turn (a time-out) instead of stalling the table.
@@ -7,11 +7,12 @@ a move the engine refuses forfeits the bot's turn (a time-out) instead of stalli
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from random import Random
 from typing import Any
 
-from liarsdice.bots import make_bot
+from liarsdice import engine
+from liarsdice.bots import interjection, make_bot
 from liarsdice.errors import IllegalAction
 from liarsdice.game import Game
 from liarsdice.models import Action, TimeoutAction
@@ -38,3 +39,19 @@ def play_turn(
         apply(action, due)
     except IllegalAction:
         apply(TimeoutAction(seat.name), None)  # a bot that breaks the rules forfeits its turn
+
+
+def out_of_turn(seats: Sequence[Seat | None], game: Game) -> Action | None:
+    """The call a bot makes out of turn now, if one does: the bots that may (clockwise from the
+    player on turn) are asked in turn (their bot's ``interject``, from their own view); the
+    first call is the one made. ``None`` when no bot calls."""
+    bots = {seat.name: seat for seat in seats if seat is not None and seat.kind == "bot"}
+    callers = dict.fromkeys(
+        call.player for call in engine.out_of_turn_calls(game.rules, game.state)
+    )
+    for name in callers:
+        seat = bots.get(name)
+        action = interjection(seat.bot, game.view(name)) if seat is not None else None
+        if action is not None:
+            return action
+    return None

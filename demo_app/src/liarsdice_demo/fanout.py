@@ -183,6 +183,8 @@ class Fanout:
                     "calls": calls,
                     "payloads": self.payloads(state, name, bids, calls),
                 }
+            elif name is not None and match.status == "playing":
+                legal = self.out_of_turn(state, name)
         return message(
             "state",
             table=self.table_data(),
@@ -192,6 +194,24 @@ class Fanout:
             reveal=match.reveal,
             log=match.log,
         )
+
+    def out_of_turn(self, state: GameState, name: str) -> dict[str, Any] | None:
+        """What ``name``, not on turn, may do now: the calls the rules let be made out of turn
+        (``calza.anyone``'s exact), with ``"out_of_turn": true``; ``None`` when there are none."""
+        rules = self.config.rules
+        if not rules.out_of_turn:
+            return None
+        calls = [
+            call.kind for call in engine.out_of_turn_calls(rules, state) if call.player == name
+        ]
+        if not calls:
+            return None
+        return {
+            "bids": [],
+            "calls": calls,
+            "payloads": self.payloads(state, name, [], calls),
+            "out_of_turn": True,
+        }
 
     def payloads(
         self, state: GameState, name: str, bids: list[Bid], calls: list[str]

@@ -163,7 +163,19 @@ class GameLoop:
             self.pause(table.hub.settings["REVEAL_PAUSE"])
             table.broadcast()
         else:
-            self.next_turn()
+            jump = self.bot_out_of_turn()
+            if jump is not None:
+                self.apply(jump)
+            else:
+                self.next_turn()
+
+    def bot_out_of_turn(self) -> Action | None:
+        """A call a bot seat makes out of turn right after the move just played (where the rules
+        allow one: ``calza.anyone``), asked only by the process that drives the table."""
+        table = self.table
+        if not table.driving or not table.config.rules.out_of_turn or table.match.game is None:
+            return None
+        return bot_driver.out_of_turn(table.seating.seats, table.match.game)
 
     def pause(self, seconds: float, until: float | None = None) -> None:
         """Stop the clock; the next round starts in ``seconds`` (the reveal stays up till then).

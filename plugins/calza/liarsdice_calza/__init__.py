@@ -5,6 +5,8 @@ failed challenge. ``calza.reward`` sets what a success earns: ``regain-die`` (ta
 die, nothing at the starting count) or ``table-pays`` (every other living player takes a lost round,
 clockwise from the caller). ``calza.window``: ``always``, or ``half`` (only while more than half of
 all dice are in play). After a successful exact call the caller is the round's winner.
+``calza.anyone``: any living player but the bidder may call exact out of turn, before the next bid
+(the call kind is declared ``out_of_turn``; without the option only the player on turn may).
 
 How long a game can last (``liarsdice_game_limit``). With ``table-pays`` every round has a loser,
 so calza does not lengthen games. With ``regain-die`` there is no strict bound: a successful exact
@@ -41,7 +43,6 @@ from liarsdice.options import CallRegistry, OptionRegistry
 
 _, _n = Catalog(__name__).markers()
 
-NOT_YOUR_OWN_BID = _("calza: you cannot call your own bid exact")
 
 NAME = "calza"
 EXACT = "exact"
@@ -75,6 +76,11 @@ def liarsdice_register_options(options: OptionRegistry) -> None:
         ),
         choices={"always": _("always"), "half": _("while more than half of all dice are in play")},
     )
+    options.add(
+        "anyone",
+        False,
+        _("any player but the bidder may call exact out of turn, before the next bid"),
+    )
 
 
 @hookimpl
@@ -83,6 +89,7 @@ def liarsdice_register_calls(calls: CallRegistry) -> None:
         EXACT,
         _("the bid on the table is exactly right: no more, no fewer"),
         label=_("Exact"),
+        out_of_turn=True,
     )
 
 
@@ -92,9 +99,12 @@ def liarsdice_call_problem(
 ) -> Text | None:
     if call != EXACT:
         return None
-    assert state.round is not None and state.round.bids
-    if state.round.bids[-1].player == player:
-        return NOT_YOUR_OWN_BID
+    assert state.round is not None and state.round.bids  # the bidder is refused by the engine
+    if player != state.round.turn and not options["calza.anyone"]:
+        return _(
+            "not {player}'s turn: only the player on turn may call exact (calza.anyone is off)",
+            player=player,
+        )
     if options["calza.window"] != "half":
         return None
     total = len(state.players) * state.dice_per_player
@@ -194,13 +204,22 @@ def liarsdice_describe(options: Options) -> Text:
         if options["calza.window"] == "half"
         else _("The exact call is allowed on any turn after the opening bid.")
     )
+    anyone = (
+        _(
+            " Any player but the bidder may call exact out of turn, as soon as a bid is made and "
+            "before the next one: the first to call it makes the call."
+        )
+        if options["calza.anyone"]
+        else ""
+    )
     return _(
         """\
 On your turn, instead of raising or challenging, you may call **exact** ("calza"): you claim the
 bid on the table is exactly right, no more and no fewer. The cups are lifted and counted as for a
 challenge. {reward} A miss in either direction loses the round for the caller, as a failed
 challenge would. After a successful exact call the caller counts as the winner of the round.
-{window}""",
+{window}{anyone}""",
         reward=reward,
         window=window,
+        anyone=anyone,
     )

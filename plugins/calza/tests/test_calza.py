@@ -117,7 +117,7 @@ def test_only_the_player_on_turn_may_call_exact() -> None:
     game.bid("Ann", 5, 5)
     with pytest.raises(IllegalAction, match="not Cid's turn"):
         game.call("Cid", "exact")
-    with pytest.raises(IllegalAction, match="not Ann's turn"):
+    with pytest.raises(IllegalAction, match="Ann made the bid on the table and cannot call it"):
         game.call("Ann", "exact")  # the bidder cannot call her own bid either
 
 
@@ -432,3 +432,90 @@ def test_the_declared_stretch_leaves_a_real_game_a_negligible_chance_to_pass_it(
     for base in [*range(1, 200), *range(200, 2001, 100)]:
         rounds = calza.ROUNDS_FACTOR * base + calza.EXTRA_ROUNDS
         assert _at_least(rounds, (rounds - base + 2) // 2, 0.25) < 1e-12, base
+
+
+# --- calza.anyone: the exact call out of turn -----------------------------------------------------
+
+
+def anyone(reward: str = "regain-die") -> Ruleset:
+    return _rules(("calza", "dice-loss"), (("calza.reward", reward), ("calza.anyone", True)))
+
+
+def bid_on_fives(ruleset: Ruleset) -> Game:
+    game = new_game(ruleset, FOUR, first_opener="Ann")
+    game.start_round(dict(ROLLS))
+    game.bid("Ann", 4, 5)
+    return game
+
+
+def test_anyone_but_the_bidder_may_call_exact_out_of_turn() -> None:
+    game = bid_on_fives(anyone())
+    assert game.state.round is not None and game.state.round.turn == "Ben"
+    assert engine.legal_calls(game.rules, game.state, "Cid") == ["exact"]  # not on turn
+    assert engine.legal_calls(game.rules, game.state, "Ann") == []  # the bidder
+    callers = [call.player for call in engine.out_of_turn_calls(game.rules, game.state)]
+    assert callers == ["Cid", "Dan"]  # clockwise from Ben, who is on turn: not Ann
+    with pytest.raises(IllegalAction, match="Ann made the bid on the table and cannot call it"):
+        game.call("Ann", "exact")
+    with pytest.raises(IllegalAction, match="not Cid's turn"):
+        game.call("Cid", "challenge")  # only the exact call may be made out of turn
+    game.call("Dan", "exact")  # four fives... there are five: Dan misses and loses
+    resolution = game.state.round.resolution
+    assert resolution is not None and resolution.caller == "Dan" and resolution.losers == ("Dan",)
+    with pytest.raises(IllegalAction, match="no round is being played"):
+        game.call("Cid", "exact")  # the first to act made the call
+
+
+def test_an_exact_call_out_of_turn_is_ruled_as_any_exact_call() -> None:
+    game = new_game(anyone(), FOUR, first_opener="Ann")
+    game.start_round(dict(ROLLS))
+    game.bid("Ann", 5, 5)
+    game.call("Cid", "exact")  # exactly five count toward fives
+    resolution = game.state.round.resolution  # type: ignore[union-attr]
+    assert resolution is not None and resolution.success and resolution.winners == ("Cid",)
+
+
+def test_without_anyone_only_the_player_on_turn_calls_exact() -> None:
+    game = bid_on_fives(rules())
+    assert engine.legal_calls(game.rules, game.state, "Cid") == []
+    assert engine.out_of_turn_calls(game.rules, game.state) == []
+    with pytest.raises(IllegalAction, match="only the player on turn may call exact"):
+        game.call("Cid", "exact")
+    game.call("Ben", "exact")
+
+
+def test_the_random_policy_draws_nothing_more_when_nobody_may_call_out_of_turn() -> None:
+    from random import Random
+
+    from liarsdice.simulate import random_action, random_turn_action
+
+    ruleset = rules()
+    for policy in (random_action, random_turn_action):
+        game = Game(ruleset, FOUR, Random(3))
+        while not game.over:
+            game.start_round()
+            while not game.state.round.over:  # type: ignore[union-attr]
+                game.act(policy(ruleset, game.state, game.rng))
+        if policy is random_action:
+            events = list(game.events)
+        else:
+            assert game.events == events  # the same game: no extra draw
+
+
+def test_a_bot_that_sees_enough_calls_exact_out_of_turn() -> None:
+    from random import Random
+
+    from liarsdice.bots import interjection, make_bot
+
+    # forehead at one die each: Cid sees Ann's six and Ben's two but not his own die, so "1 six"
+    # is exactly right unless his own die is a six or a wild one: 4 chances in 6.
+    ruleset = _rules(("calza", "dice-loss", "forehead"), (("calza.anyone", True),))
+    game = Game(ruleset, ["Ann", "Ben", "Cid"], Random(0), dice_per_player=1, first_opener="Ann")
+    game.start_round({"Ann": [6], "Ben": [2], "Cid": [3]})
+    game.bid("Ann", 1, 6)
+    for kind in ("odds", "bayes"):
+        bot = make_bot(kind, ruleset, Random(0))
+        assert interjection(bot, game.view("Cid")) == engine.CallAction("Cid", "exact")
+        assert interjection(bot, game.view("Ann")) is None  # the bidder may not
+    game.bid("Ben", 2, 6)  # "2 sixes": Cid sees one, his own would have to be a six or a one
+    assert interjection(make_bot("odds", ruleset, Random(0)), game.view("Cid")) is None

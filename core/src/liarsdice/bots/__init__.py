@@ -2,8 +2,10 @@
 
 A bot kind is registered under the entry-point group ``liarsdice.bots`` as a factory
 ``make(rules, rng) -> Bot``; the built-in kinds are found the same way. A bot's ``decide`` gets the
-seat's :class:`~liarsdice.views.PlayerView` (own dice only) and must return a legal action for the
-player on turn. Use :func:`liarsdice.views.view_state` to ask the rules questions about that view.
+seat's :class:`~liarsdice.views.PlayerView` (the dice that seat sees) and must return a legal
+action for the player on turn; its optional ``interject`` is asked, where the rules allow calls out
+of turn, whether it makes one (:func:`interjection`). Use :func:`liarsdice.views.view_state` to
+ask the rules questions about that view.
 
 How hard a kind plays, in words a player reads, is :data:`LEVELS` (the one place that says so):
 :func:`bot_level` gives a kind's level and :func:`bot_label` the label a lobby shows ("Hard
@@ -28,11 +30,20 @@ GROUP = "liarsdice.bots"
 
 
 class Bot(Protocol):
-    """Something that plays a seat."""
+    """Something that plays a seat. A bot may also have ``interject(view) -> Action | None``:
+    a call to make out of turn now (``view.viewer`` is not on turn; only the kinds the rules let
+    be made out of turn are legal), or ``None`` to let play go on; :func:`interjection` asks it."""
 
     def decide(self, view: PlayerView) -> Action:
         """The action to take for ``view.viewer``, whose turn it is."""
         ...
+
+
+def interjection(bot: Bot, view: PlayerView) -> Action | None:
+    """What ``bot`` does out of turn on ``view``: its ``interject`` answer, or ``None`` for a bot
+    without one (it waits for its turn)."""
+    interject = getattr(bot, "interject", None)
+    return None if interject is None else interject(view)
 
 
 BotFactory = Callable[[Ruleset, Random], Bot]

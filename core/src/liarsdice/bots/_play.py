@@ -203,3 +203,24 @@ def fallback(rules: Ruleset, table: Table, rng: Random) -> Action:
     if calls:
         return CallAction(table.me, rng.choice(calls))
     raise RuntimeError(f"{table.me} has no legal action")
+
+
+INTERJECT_CHANCE = 0.5
+"""How likely an out-of-turn exact call must be to succeed for the odds and bayes bots to make it:
+more likely right than wrong."""
+
+
+def exact_interjection(rules: Ruleset, view: PlayerView) -> Action | None:
+    """An ``exact`` call out of turn, when the rules let ``view.viewer`` make one now and the bid
+    on the table is exactly true with at least :data:`INTERJECT_CHANCE` given the dice the viewer
+    sees; else ``None`` (other out-of-turn kinds are not understood, so never made)."""
+    if view.viewer is None or not view.bids or "exact" not in rules.out_of_turn:
+        return None
+    state = view_state(view)
+    if "exact" not in engine.legal_calls(rules, state, view.viewer):
+        return None
+    bid = view.bids[-1].bid
+    look = odds.view_outlook(rules, view, bid.face, state)
+    return (
+        CallAction(view.viewer, "exact") if look.exactly(bid.quantity) >= INTERJECT_CHANCE else None
+    )

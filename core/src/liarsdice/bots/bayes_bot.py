@@ -42,7 +42,15 @@ from random import Random
 import attrs
 
 from liarsdice import engine, odds
-from liarsdice.bots._play import Choice, Table, best, call_choice, fallback, raise_choice
+from liarsdice.bots._play import (
+    Choice,
+    Table,
+    best,
+    call_choice,
+    exact_interjection,
+    fallback,
+    raise_choice,
+)
 from liarsdice.models import Action, BidAction
 from liarsdice.ruleset import FACES, Ruleset
 from liarsdice.views import PlayerView, player_view
@@ -188,6 +196,11 @@ class BayesBot:
                 if choice is not None:
                     found.append(choice)
         return table, beliefs, found
+
+    def interject(self, view: PlayerView) -> Action | None:
+        """Out of turn: calls exact when it is more likely right than wrong (on the dice seen,
+        as the odds bot does)."""
+        return exact_interjection(self.rules, view)
 
     def decide(self, view: PlayerView) -> Action:
         table, _, found = self.choices(view)

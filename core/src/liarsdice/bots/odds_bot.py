@@ -10,9 +10,11 @@ otherwise), whatever the other players have bid. On its turn the bot weighs thre
 - an **exact call**, when the rules have one and it pays: its chance of being exactly right times
   the reward outweighs the cost of missing.
 
-It takes the one of highest value. The cost of a lost round grows with its own bullets (or falling
-dice), so a bot with 4 bullets takes the choice that loses less often where one with none would
-gamble on a reward.
+It takes the one of highest value. Out of turn, where the rules allow an exact call there
+(``calza.anyone``), it calls exact when that is more likely right than wrong
+(:func:`~liarsdice.bots._play.exact_interjection`). The cost of a lost round grows with its own
+bullets (or falling dice), so a bot with 4 bullets takes the choice that loses less often where one
+with none would gamble on a reward.
 """
 
 from __future__ import annotations
@@ -20,7 +22,15 @@ from __future__ import annotations
 from random import Random
 
 from liarsdice import odds
-from liarsdice.bots._play import Choice, Table, best, call_choice, fallback, raise_choice
+from liarsdice.bots._play import (
+    Choice,
+    Table,
+    best,
+    call_choice,
+    exact_interjection,
+    fallback,
+    raise_choice,
+)
 from liarsdice.models import Action
 from liarsdice.ruleset import FACES, Ruleset
 from liarsdice.views import PlayerView
@@ -61,6 +71,10 @@ class OddsBot:
                 if choice is not None:
                     found.append(choice)
         return found
+
+    def interject(self, view: PlayerView) -> Action | None:
+        """Out of turn: calls exact when it is more likely right than wrong."""
+        return exact_interjection(self.rules, view)
 
     def decide(self, view: PlayerView) -> Action:
         found = self.choices(view)

@@ -271,8 +271,9 @@ def illegal_actions(rules: Ruleset, state: GameState) -> list[Action]:
 
     Built from the rules' text, not from the engine's answers (except the last group, bids the
     engine's own enumeration leaves out): acting out of turn (other players, eliminated players, a
-    stranger), bids that do not raise or are out of range, unknown call kinds, calling the opener's
-    empty table, and any action between rounds or after the game.
+    stranger; a call declared ``out_of_turn`` by the bidder of the bid it would call), bids that do
+    not raise or are out of range, unknown call kinds, calling the opener's empty table, and any
+    action between rounds or after the game.
     """
     round_ = state.round
     everyone = [p.name for p in state.players]
@@ -289,6 +290,8 @@ def illegal_actions(rules: Ruleset, state: GameState) -> list[Action]:
         found += [BidAction(name, Bid(1, 2)), CallAction(name), TimeoutAction(name)]
     current = round_.current_bid
     if current is not None:
+        bidder = round_.bids[-1].player
+        found += [CallAction(bidder, kind) for kind in rules.out_of_turn]  # one's own bid
         found.append(BidAction(turn, current))
         found.append(
             BidAction(turn, Bid(1, current.face))
@@ -375,8 +378,9 @@ def play_game(
     """Play one game and record it.
 
     At each turn ``choose`` picks a mode by ``weights`` (legal move, timeout, illegal attempt), then
-    the move: the legal moves are the legal calls followed by the legal bids, lowest first, so
-    index 0 — where shrinking goes — is a call whenever one is allowed. When plugins offer payloads
+    the move: the legal moves are the legal calls followed by the legal bids, lowest first, then
+    the calls other players may make out of turn (``engine.out_of_turn_calls``), so index 0 —
+    where shrinking goes — is a call whenever one is allowed. When plugins offer payloads
     for the move (``engine.payload_choices``), one more choice picks none (index 0) or one of them.
     An illegal attempt does not use up the turn.
 
@@ -443,6 +447,7 @@ def play_game(
                     CallAction(turn, kind) for kind in engine.legal_calls(rules, state, turn)
                 ]
                 options += [BidAction(turn, bid) for bid in engine.legal_bids(rules, state, turn)]
+                options += engine.out_of_turn_calls(rules, state)  # other players, out of turn
                 if not options:
                     steps.append(Step(state, None, LEGAL, error=f"{turn} has no legal move"))
                     break

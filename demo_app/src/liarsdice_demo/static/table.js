@@ -400,6 +400,9 @@ function renderActions(legal) {
   const form = $("actions");
   form.hidden = !legal;
   if (!legal) return;
+  // Out of turn only the calls the rules allow there are offered (calza.anyone's exact).
+  form.classList.toggle("out-of-turn", Boolean(legal.out_of_turn));
+  form.querySelector(".bid-picker").hidden = Boolean(legal.out_of_turn);
   const quantities = [...new Set(legal.bids.map(([q]) => q))];
   const quantitySelect = $("bid-quantity");
   const min = legal.bids[0];
