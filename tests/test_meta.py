@@ -61,6 +61,18 @@ HOOK_TESTS = {
         "tests/laws/test_mutations.py",
         "test_a_flaky_bid_problem_breaks_the_enumeration_law",
     ),
+    "liarsdice_table_problem": (
+        "plugins/teams/tests/test_teams.py",
+        "test_an_odd_table_is_refused_everywhere_with_the_reason",
+    ),
+    "liarsdice_game_winners": (
+        "tests/laws/test_winners.py",
+        "test_the_law_catches_winners_who_are_out_while_the_other_side_lives",
+    ),
+    "liarsdice_partners": (
+        "plugins/teams/tests/test_teams.py",
+        "test_a_bot_plays_for_its_team_and_spares_a_partner",
+    ),
     "liarsdice_dice_visible": (
         "plugins/forehead/tests/test_forehead.py",
         "test_everyone_but_the_owner_sees_a_lone_die",

@@ -48,6 +48,16 @@ SETTINGS = {
 
 
 @pytest.fixture
+def sql_app(database_url: str, tmp_path: Path) -> Iterator[Any]:
+    """An app like ``app``'s whose players and games are in ``database_url`` (SQLite, PostgreSQL)."""
+    app = create_app(
+        {**SETTINGS, "DATABASE": str(tmp_path / "x.sqlite"), "DATABASE_URL": database_url}
+    )
+    yield app
+    app.extensions["liarsdice_hub"].shutdown()
+
+
+@pytest.fixture
 def app(tmp_path: Any) -> Iterator[Any]:
     """An app with its own SQLite file, bots that act at once and no pause after a reveal."""
     app = create_app({**SETTINGS, "DATABASE": str(tmp_path / "demo.sqlite")})

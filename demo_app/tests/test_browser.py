@@ -217,3 +217,39 @@ def test_players_read_labels_and_bot_levels_not_keys(live_server: str, browser: 
     assert name.startswith("Boris · bot, hard"), name
     assert "(bot)" not in name and "bayes" not in name
     assert not errors, errors
+
+
+def test_under_calza_anyone_a_seat_not_on_turn_gets_the_exact_button(
+    app: Any, live_server: str, browser: Any, tmp_path: Any
+) -> None:
+    app.config["BOT_DELAY"] = 4.0  # the bot on turn waits long enough for Iris to call first
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"http://{live_server}/")
+    page.fill("#nickname", "Iris")
+    page.select_option("#preset", "")
+    for variant in ("dice-loss", "calza"):
+        page.check(f"input[name=variant][value={variant}]")
+    page.check("input[data-key='calza.anyone']")
+    page.fill("#seats", "3")
+    page.fill("#dice_per_player", "2")
+    page.select_option("#bot_kind", "odds")
+    page.wait_for_selector(".validation.ok")
+    page.click("#create-button")
+    page.wait_for_url("**/t/*")
+    page.click("#start")
+    page.wait_for_selector("#actions:visible")  # Iris opens (seat 1): a bid, no call yet
+    assert page.is_visible("#bid-button") and not page.query_selector_all("#calls button")
+    page.click("#bid-button")
+    # Iris made the bid on the table, so she may not call it. Once the next bot has raised it,
+    # the turn is the third seat's, and Iris, not on turn, is offered Exact and nothing else.
+    page.wait_for_selector("#calls button:has-text('Exact')", timeout=15000)
+    assert not page.is_visible("#bid-button")
+    assert [b.inner_text() for b in page.query_selector_all("#calls button")] == ["Exact"]
+    assert "Not your turn, but you may call this bid" in page.inner_text("#out-of-turn-hint")
+    page.screenshot(path=str(tmp_path / "out_of_turn_exact_390.png"))
+    page.click("#calls button:has-text('Exact')")
+    page.wait_for_selector("#log:has-text('Exact')", timeout=5000)
+    assert not errors, errors

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -197,16 +196,6 @@ def test_unknown_table_is_404(client: Any) -> None:
     assert client.get("/t/QQQQQQQQ").status_code == 404
     assert client.get("/api/tables/QQQQQQQQ").status_code == 404
     assert client.get("/games/999").status_code == 404
-
-
-@pytest.fixture
-def sql_app(database_url: str, tmp_path: Path) -> Iterator[Any]:
-    """An app like ``app``'s whose players and games are in ``database_url`` (SQLite, PostgreSQL)."""
-    app = create_app(
-        {**SETTINGS, "DATABASE": str(tmp_path / "x.sqlite"), "DATABASE_URL": database_url}
-    )
-    yield app
-    app.extensions["liarsdice_hub"].shutdown()
 
 
 def test_bot_game_is_stored_rated_and_replayable(sql_app: Any) -> None:

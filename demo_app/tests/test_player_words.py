@@ -33,7 +33,8 @@ def _game(number: int, seats: list[dict[str, Any]], places: dict[str, int]) -> d
         "config": config,
         "seats": seats,
         "places": places,
-        "winner": min(places, key=places.__getitem__),
+        "winners": [min(places, key=places.__getitem__)],
+        "sides": [[name] for name in places],
         "events": [],
     }
 
@@ -94,8 +95,8 @@ def test_the_shown_rating_is_never_negative_and_a_new_player_is_at_0() -> None:
         seated = rng.sample(range(6), rng.randint(2, 6))
         order = seated[:]
         rng.shuffle(order)
-        new = ratings.rate([(*players[p], order.index(p) + 1) for p in seated])
-        for p, rating in zip(seated, new, strict=True):
+        new = ratings.rate([[players[p]] for p in seated], [order.index(p) + 1 for p in seated])
+        for p, [rating] in zip(seated, new, strict=True):
             players[p] = rating
         for mu, sigma in players:
             shown = ratings.display(mu, sigma)

@@ -52,7 +52,8 @@ def _record(rng: Random, number: int) -> dict[str, Any]:
             for seat, name in enumerate(names)
         ],
         "places": places,
-        "winner": min(places, key=places.__getitem__),
+        "winners": [min(places, key=places.__getitem__)],
+        "sides": [[name] for name in places],
         "events": [],
     }
 
@@ -79,8 +80,8 @@ def _check_against_replay(url: str) -> None:
             ).all()
             if not game.rated:
                 continue
-            new = ratings.rate([(*current[s.name], s.place) for s in seats])
-            for seat, rating in zip(seats, new, strict=True):
+            new = ratings.rate([[current[s.name]] for s in seats], [s.place for s in seats])
+            for seat, [rating] in zip(seats, new, strict=True):
                 assert seat.rating_before == ratings.display(*current[seat.name]), game.id
                 assert seat.rating_after == ratings.display(*rating), game.id
                 current[seat.name] = rating

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from simple_websocket import Client, ConnectionClosed
+from wsproto.utilities import LocalProtocolError
 
 from .conftest import WSPlayer, closed_with
 
@@ -169,7 +170,9 @@ def test_a_flooding_socket_is_closed_and_its_client_barred(serve: Serve) -> None
     host = serve(FLOOD_PENALTY_SECONDS=60, LIMIT_TARPIT_SECONDS=0)
     url = new_table_socket_url(host)
     flooder = Client.connect(url)
-    with contextlib.suppress(ConnectionClosed, OSError):
+    # LocalProtocolError: simple-websocket's client races its own reader, which may have just
+    # taken in the server's close frame (wsproto refuses to send then) before marking it closed
+    with contextlib.suppress(ConnectionClosed, OSError, LocalProtocolError):
         for _ in range(2000):
             flooder.send(json.dumps({"v": 1, "type": "ping"}))
     assert closed_with(flooder) == (1008, "too many messages: closed")

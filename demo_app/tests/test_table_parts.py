@@ -230,7 +230,7 @@ def test_a_match_that_reaches_its_move_limit_is_stopped() -> None:
 def test_places_follow_the_order_of_elimination() -> None:
     match = Match(DUDO)
     match.eliminated = [("Lu", 1), ("Knox", 4), ("Ada", 4)]
-    assert match.places("Iris") == {"Iris": 1, "Knox": 2, "Ada": 2, "Lu": 4}
+    assert match.places(["Iris"]) == {"Iris": 1, "Knox": 2, "Ada": 2, "Lu": 4}
 
 
 # --- fan-out ---------------------------------------------------------------------------------------
@@ -399,7 +399,7 @@ def test_the_history_record_and_the_retry_delays() -> None:
         if match.apply(TimeoutAction(turn), []) == REVEAL:
             match.next_round()
     record = history_record("PART", "uid:1", match, seating.seats)
-    assert record["live_key"] == "uid:1" and record["places"][record["winner"]] == 1
+    assert record["live_key"] == "uid:1" and record["places"][record["winners"][0]] == 1
     assert [s["name"] for s in record["seats"]] == ["Iris", "Knox"]
     assert [retry_delay(n) for n in range(3)] == [1.0, 2.0, 4.0]
     assert retry_delay(20) == SAVE_RETRY_MAX

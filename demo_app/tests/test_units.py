@@ -87,7 +87,7 @@ class FakeHub:
 def test_places_follow_the_order_of_elimination_and_share_a_call() -> None:
     table = TableSession("ABCD", parse_config({"preset": "dudo"}), FakeHub(), None)
     table.match.eliminated = [("Lu", 1), ("Knox", 4), ("Ada", 4)]
-    assert table.match.places("Iris") == {"Iris": 1, "Knox": 2, "Ada": 2, "Lu": 4}
+    assert table.match.places(["Iris"]) == {"Iris": 1, "Knox": 2, "Ada": 2, "Lu": 4}
 
 
 @pytest.mark.parametrize(

@@ -193,7 +193,10 @@ def random_option_rulesets(rng: Random, count: int) -> list[Ruleset]:
 def test_bots_play_random_option_combinations() -> None:
     rng = Random(5)
     for index, rules in enumerate(random_option_rulesets(rng, 25)):
-        _play(rules, ["bayes", "odds", "random", "bayes", "odds"], index, dice=3)
+        kinds = ["bayes", "odds", "random", "bayes", "odds"]
+        if rules.table_refusal(len(kinds), 3) is not None:  # teams: an even table
+            kinds.pop()
+        _play(rules, kinds, index, dice=3)
 
 
 def test_bots_play_a_third_party_counting_rule(

@@ -48,7 +48,7 @@ def test_models_are_frozen_values() -> None:
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         bid.quantity = 5  # type: ignore[misc]
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
-        FOUR.winner = "Ann"  # type: ignore[misc]
+        FOUR.winners = ("Ann",)  # type: ignore[misc]
 
 
 def test_call_action_defaults_to_a_challenge() -> None:
@@ -107,7 +107,7 @@ def test_clockwise_from_lists_the_other_living_players_in_order() -> None:
 
 def test_over_and_plugin_state() -> None:
     assert not FOUR.over
-    won = attrs.evolve(FOUR, winner="Ann", plugins={"revolver": {"bullets": {"Ann": 1}}})
+    won = attrs.evolve(FOUR, winners=("Ann",), plugins={"revolver": {"bullets": {"Ann": 1}}})
     assert won.over
     assert won.plugin("revolver") == {"bullets": {"Ann": 1}}
     assert won.plugin("nobody") == {}

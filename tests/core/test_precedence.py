@@ -348,5 +348,5 @@ def test_nobody_challenges_their_own_bid(install_plugins, plugin_factory) -> Non
         "you cannot challenge your own bid"
     ]
     assert call_problems(rules, game.state, "Ann", "exact") == [
-        "Ann made the bid on the table and cannot call it"  # an out-of-turn kind: the engine's
+        "calza: you cannot call your own bid exact"
     ]

@@ -5,6 +5,8 @@ Fake plugins are injected with the ``install_plugins`` fixture (see tests/confte
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from liarsdice import PluginError, Ruleset, RulesetError, hookimpl
@@ -314,3 +316,34 @@ def test_the_install_fixture_restores_the_real_plugins(install_plugins, plugin_f
     assert "anon" not in installed()
     install_plugins({"extra": plugin_factory("extra")})
     assert "extra" in installed()
+
+
+def test_a_call_out_of_turn_under_an_option_nobody_declares_is_refused_by_name(
+    install_plugins: Any, plugin_factory: Any
+) -> None:
+    @hookimpl
+    def liarsdice_register_calls(calls: Any) -> None:
+        calls.add("shout", "a call", out_of_turn="loud")
+
+    install_plugins({"shouter": plugin_factory("shouter", liarsdice_register_calls)})
+    with pytest.raises(
+        PluginError,
+        match=r"shouter: call .shout. is made out of turn where option "
+        "'shouter.loud' is on, but no such option is declared",
+    ):
+        Ruleset.build(["shouter", "dice-loss"])
+
+
+def test_two_variants_registering_one_call_kind_are_refused_with_both_names(
+    install_plugins: Any, plugin_factory: Any
+) -> None:
+    @hookimpl
+    def liarsdice_register_calls(calls: Any) -> None:
+        calls.add("doubt", "the bid on the table is a lie")
+
+    install_plugins({"doubter": plugin_factory("doubter", liarsdice_register_calls)})
+    with pytest.raises(
+        Conflict, match="doubter and pass both register the call 'doubt': one must declare"
+    ):
+        Ruleset.build(["doubter", "pass", "dice-loss"])
+    assert Ruleset.build(["doubter", "dice-loss"]).calls["doubt"].plugin == "doubter"

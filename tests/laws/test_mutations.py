@@ -308,14 +308,16 @@ def test_an_eliminated_player_acting_breaks_the_eliminated_law() -> None:
         laws.eliminated_players_never_act(game.rules, steps)
 
 
-def test_a_second_winner_breaks_the_winner_law() -> None:
+@pytest.mark.parametrize("keep", [False, True], ids=["another-winner", "a-second-winner"])
+def test_a_wrong_or_second_winner_breaks_the_winner_law(keep: bool) -> None:
     game = sound_game()
     steps = list(game.steps)
     last = max(i for i, step in enumerate(steps) if step.accepted)
     after = steps[last].after
     assert after is not None and after.winner is not None
     other = next(p.name for p in after.players if p.name != after.winner)
-    steps[last] = attrs.evolve(steps[last], after=attrs.evolve(after, winner=other))
+    winners = (after.winner, other) if keep else (other,)
+    steps[last] = attrs.evolve(steps[last], after=attrs.evolve(after, winners=winners))
     with pytest.raises(LawViolation) as raised:
         laws.game_has_one_winner(game.rules, steps)
     assert raised.value.law == laws.ONE_WINNER

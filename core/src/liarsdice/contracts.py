@@ -231,6 +231,39 @@ def _ruling(answer: Any, state: GameState | None) -> str | None:
     return None
 
 
+def good_names(answer: Any, state: GameState | None, may_be_empty: bool) -> bool:
+    """The usual case of :func:`_winners` and :func:`_others`, quickly: a tuple of distinct
+    names at the table (not empty, unless ``may_be_empty``)."""
+    if answer.__class__ is not tuple or state is None or not (answer or may_be_empty):
+        return False
+    names = {player.name for player in state.players}
+    return len(set(answer)) == len(answer) and names.issuperset(answer)
+
+
+def _names(answer: Any, state: GameState | None, what: str) -> str | None:
+    if not isinstance(answer, list | tuple) or not all(isinstance(n, str) for n in answer):
+        return f"returned {shown(answer)}: expected a tuple of player names ({what})"
+    if len(set(answer)) != len(answer):
+        return f"returned {shown(answer)}: a player is named twice"
+    strangers = [name for name in answer if state is not None and not seated(state, name, False)]
+    if strangers:
+        return f"named {strangers[0]!r}, who is not at the table"
+    return None
+
+
+def _winners(answer: Any, state: GameState | None) -> str | None:
+    if isinstance(answer, list | tuple) and not answer:
+        return "returned no winners: return None to play on, or name at least one"
+    return _names(answer, state, "the winners")
+
+
+def _others(answer: Any, state: GameState | None, player: str | None) -> str | None:
+    problem = _names(answer, state, "the player's partners")
+    if problem is None and player in answer:
+        return f"named {player!r} as their own partner"
+    return problem
+
+
 def _choices(answer: Any) -> str | None:
     # Only the type: the values go into payloads, which the engine checks for JSON when given.
     if answer.__class__ is list or isinstance(answer, list | tuple):
@@ -297,6 +330,15 @@ CONTRACTS: Mapping[str, Contract] = {
         "a living player", _turn, ("state",), fast=_SEATED.format(which=True)
     ),
     "liarsdice_player_public": Contract("a mapping of JSON values", _public),
+    "liarsdice_game_winners": Contract(
+        "the names of the winners", _winners, ("state",), fast="good_names(_r, state, False)"
+    ),
+    "liarsdice_partners": Contract(
+        "the names of other players",
+        _others,
+        ("state", "player"),
+        fast="good_names(_r, state, True) and player not in _r",
+    ),
     "liarsdice_dice_visible": Contract(
         "True or False",
         _expecting("True or False", lambda a: a is True or a is False),
@@ -308,6 +350,7 @@ CONTRACTS: Mapping[str, Contract] = {
     "liarsdice_call_made": Contract("a list of effects", _effects, fast=_EFFECTS_CHECK),
     # Called on each plugin on its own (call_one), not through Hooks:
     "liarsdice_combination_problem": Contract(_REASON, _expecting(_REASON, _reason)),
+    "liarsdice_table_problem": Contract(_REASON, _expecting(_REASON, _reason)),
     "liarsdice_payload_choices": Contract("a list of JSON values", _choices),
     "liarsdice_describe": Contract(
         "a str, a Text or a RulesText",

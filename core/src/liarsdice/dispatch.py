@@ -34,6 +34,7 @@ from liarsdice.contracts import (
     bad,
     check_answer,
     failed,
+    good_names,
     good_ruling,
     seated,
     shown,
@@ -89,6 +90,7 @@ def _generate(
         "EFFECT_CLASSES": EFFECT_CLASSES,
         "_seated": seated,
         "good_ruling": good_ruling,
+        "good_names": good_names,
         "_PASS": PASS_THROUGH,
         "_failed": lambda index, error: failed(names[index], hook, error),
     }
@@ -226,6 +228,8 @@ class Hooks:
     next_turn: Callable[[GameState, str], str | None]
     player_public: Callable[[GameState, str], list[dict[str, Any]]]
     dice_visible: Callable[[GameState, str | None, str], bool | None]
+    game_winners: Callable[[GameState], Sequence[str] | None]
+    partners: Callable[[GameState, str], Sequence[str] | None]
 
     def __init__(self, pm: pluggy.PluginManager, options: Options, baseline: str) -> None:
         #: Names of the hooks above that at least one plugin implements.

@@ -76,8 +76,10 @@ __all__ = [  # the checks live in liarsdice.legality; they are the engine's API 
     "new_game",
     "open_round",
     "out_of_turn_calls",
+    "partners",
     "payload_choices",
     "payload_problems",
+    "sides",
     "sights",
     "start_game",
     "start_round",
@@ -211,6 +213,26 @@ def sights(rules: Ruleset, state: GameState) -> tuple[Sight, ...]:
     return tuple(found)
 
 
+def partners(rules: Ruleset, state: GameState, player: str) -> tuple[str, ...]:
+    """The other players on ``player``'s side (the ``liarsdice_partners`` hook): empty unless the
+    rules play in teams."""
+    return tuple(rules.hooks.partners(state, player) or ())
+
+
+def sides(rules: Ruleset, state: GameState) -> list[tuple[str, ...]]:
+    """The table split into sides, in seat order of each side's first player: one player each,
+    unless the rules play in teams (then one side per team)."""
+    found: list[tuple[str, ...]] = []
+    placed: set[str] = set()
+    for player in state.players:
+        if player.name not in placed:
+            side = (player.name, *partners(rules, state, player.name))
+            side = tuple(p.name for p in state.players if p.name in side)
+            placed.update(side)
+            found.append(side)
+    return found
+
+
 def start_round(
     rules: Ruleset,
     state: GameState,
@@ -319,12 +341,17 @@ def _end_round(rules: Ruleset, log: _Log, resolution: Resolution, rng: Random) -
     for player in list(draft.players):
         if player.alive and player.dice == 0:
             log.emit(Eliminated(player.name, _("lost their last die")))
-    alive = [p.name for p in draft.players if p.alive]
-    if len(alive) == 1:
-        log.emit(GameWon(alive[0]))
+    winners = rules.hooks.game_winners(log.state)
+    alive = sum(p.alive for p in draft.players)
+    if winners is not None:
+        log.emit(GameWon(tuple(winners)))
     elif not alive:
         raise PluginError(
             f"the effects of {resolution.call} left nobody alive", hook="liarsdice_settle"
+        )
+    elif alive == 1:
+        raise PluginError(
+            "one player is left alive and no plugin ended the game", hook="liarsdice_game_winners"
         )
     else:
         named = rules.hooks.next_opener(log.state, resolution)

@@ -7,7 +7,7 @@ Plugins return *effects*, which are the subset of events marked in :data:`Effect
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TypeAlias
 
 import attrs
@@ -160,11 +160,17 @@ class OpenerChosen:
     player: str
 
 
+def _names(names: str | Iterable[str]) -> tuple[str, ...]:
+    """One name, or several, as a tuple: ``GameWon("Ann")`` is ``GameWon(("Ann",))``."""
+    return (names,) if isinstance(names, str) else tuple(names)
+
+
 @attrs.frozen
 class GameWon:
-    """The game is over and ``player`` won it."""
+    """The game is over and ``winners`` won it: the last player standing, or everyone the
+    ``liarsdice_game_winners`` hook named (a whole team, the out ones included)."""
 
-    player: str
+    winners: tuple[str, ...] = attrs.field(converter=_names)
 
 
 Effect: TypeAlias = (

@@ -230,6 +230,41 @@ def liarsdice_game_limit(players: int, dice_per_player: int, options: Options) -
     """
 
 
+@hookspec
+def liarsdice_table_problem(
+    players: int | None, dice_per_player: int | None, options: Options
+) -> str | Text | None:
+    """Why this plugin's rules cannot be played at a table of ``players`` with
+    ``dice_per_player`` dice each (``None``: not known yet, so not for you to judge), or ``None``
+    when they can: ``teams`` refuses an odd number of players. Asked of each plugin on its own by
+    :meth:`liarsdice.Ruleset.check_table`, so wherever a table is set up (``new_game``,
+    ``simulate``, tournaments, the CLI, the demo); a reason refuses the table with
+    :class:`~liarsdice.errors.BadTableSize`, prefixed with the plugin's name.
+    """
+
+
+@hookspec(firstresult=True)
+def liarsdice_game_winners(state: GameState, options: Options) -> Sequence[str] | None:
+    """Whether the game is over, and who won it: the names of its winners (one or several players
+    at the table, living or out, each once), or ``None`` to play on.
+
+    Asked after each round is settled, once its effects are applied and the players left with no
+    dice are out (``state`` is that state). Winners end the game with a ``GameWon`` naming them
+    all. The baseline answers the last living player, when only one is left. A game that goes on
+    needs two living players: nobody named with fewer is a :class:`~liarsdice.errors.PluginError`.
+    Stops at the first non-``None`` result.
+    """
+
+
+@hookspec(firstresult=True)
+def liarsdice_partners(state: GameState, player: str, options: Options) -> Sequence[str] | None:
+    """The other players on ``player``'s side: whose lost round is ``player``'s loss too (a
+    team-mate), never ``player``. The bots play for their side, and the demo's ratings rate a
+    side as a team. The baseline answers nobody: everyone plays for themselves. Stops at the first
+    non-``None`` result.
+    """
+
+
 # --- openers ------------------------------------------------------------------------------------
 
 

@@ -32,7 +32,7 @@ from liarsdice.ruleset import FACES, Ruleset
 def turn_problem(draft: Draft, player: str) -> Reason | None:
     """Why it is not ``player``'s move now (the game is over, no round is on, they are out or
     not at the table, or it is someone else's turn), or ``None`` when it is."""
-    if draft.turn == player and draft.in_round and draft.winner is None:
+    if draft.turn == player and draft.in_round and not draft.winners:
         return None
     return _seat_problem(draft, player) or _("not {player}'s turn", player=player)
 
@@ -214,12 +214,11 @@ def draft_call_problems(
     rules: Ruleset, draft: Draft, player: str, kind: str, payload: Payload
 ) -> list[Reason]:
     """:func:`call_problems` on a draft."""
-    call = rules.calls.get(kind)
-    out_of_turn = call is not None and call.out_of_turn
+    out_of_turn = kind in rules.out_of_turn
     problem = out_of_turn_problem(draft, player) if out_of_turn else turn_problem(draft, player)
     if problem:
         return [problem]
-    if call is None:
+    if kind not in rules.calls:
         return [
             _(
                 "unknown call {kind}; this table allows: {calls}",

@@ -187,13 +187,15 @@ class RoundState:
 
 @attrs.frozen
 class GameState:
-    """The whole game. ``plugins`` holds plugin-owned state, one JSON mapping per plugin name."""
+    """The whole game. ``plugins`` holds plugin-owned state, one JSON mapping per plugin name;
+    ``winners`` is empty until the game is over, then names everyone who won it (one player, or
+    several where the rules say so: a whole team)."""
 
     players: tuple[PlayerState, ...]
     dice_per_player: int
     round: RoundState | None = None
     next_opener: str | None = None
-    winner: str | None = None
+    winners: tuple[str, ...] = ()
     plugins: Mapping[str, Mapping[str, JSON]] = attrs.field(factory=dict)
 
     def player(self, name: str) -> PlayerState:
@@ -223,7 +225,12 @@ class GameState:
     @property
     def over(self) -> bool:
         """True once the game has a winner."""
-        return self.winner is not None
+        return bool(self.winners)
+
+    @property
+    def winner(self) -> str | None:
+        """The game's one winner: ``None`` while it goes on, and when several players won it."""
+        return self.winners[0] if len(self.winners) == 1 else None
 
     def next_alive(self, name: str, *, include_self: bool = False) -> str:
         """The first living player clockwise from ``name`` (``name`` itself if ``include_self``)."""

@@ -147,6 +147,8 @@ class CallKind:
     either may be a :class:`~liarsdice.i18n.Text`. A call ``out_of_turn`` may be made by any
     living player but the bidder while a bid stands, not only by the player on turn (the
     plugin's ``liarsdice_call_problem`` may narrow that down); the first to act wins.
+    ``out_of_turn`` is ``True``, or the key of a bool option that turns it on
+    (``"calza.anyone"``): see :meth:`Ruleset.out_of_turn <liarsdice.Ruleset>`.
     """
 
     plugin: str
@@ -154,7 +156,7 @@ class CallKind:
     help: str | Text
     ends_round: bool = True
     label: str | Text = ""
-    out_of_turn: bool = False
+    out_of_turn: bool | str = False
 
     @property
     def title(self) -> str | Text:
@@ -176,12 +178,14 @@ class CallRegistry:
         *,
         ends_round: bool = True,
         label: str | Text = "",
-        out_of_turn: bool = False,
+        out_of_turn: bool | str = False,
     ) -> None:
         """Register call kind ``name`` (for example ``"exact"``); with ``ends_round=False`` the
         call does not end the round (for example a ``"pass"``). ``label`` names it for players
         (default: the name, capitalised). With ``out_of_turn`` any living player but the bidder
-        may make it while a bid stands; such a call must end the round."""
+        may make it while a bid stands; such a call must end the round. ``out_of_turn`` may name
+        one of this plugin's bool options instead (``"anyone"``): the call is made out of turn
+        only where that option is on, and on turn only elsewhere."""
         if not name or name == "bid" or not all(c.isalnum() or c == "-" for c in name):
             raise ValueError(
                 f"{self.plugin}: a call kind is a word of letters, digits and dashes, not {name!r}"
@@ -190,6 +194,8 @@ class CallRegistry:
             raise ValueError(
                 f"{self.plugin}: call {name!r} is made out of turn, so it must end the round"
             )
+        if isinstance(out_of_turn, str):
+            out_of_turn = f"{self.plugin}.{out_of_turn}"
         self.calls.append(CallKind(self.plugin, name, help, ends_round, label, out_of_turn))
 
 

@@ -81,7 +81,7 @@ class Draft:
         "shown",
         "sights",
         "turn",
-        "winner",
+        "winners",
     )
 
     def __init__(self, state: GameState) -> None:
@@ -97,7 +97,7 @@ class Draft:
         self.players = list(state.players)
         self.dice_per_player = state.dice_per_player
         self.next_opener = state.next_opener
-        self.winner = state.winner
+        self.winners = state.winners
         self.plugins = state.plugins
         self._load_round(state.round)
         self._state: GameState | None = state
@@ -144,7 +144,7 @@ class Draft:
                     self.sights,
                 )
             state = self._state = GameState(
-                players, self.dice_per_player, round_, self.next_opener, self.winner, self.plugins
+                players, self.dice_per_player, round_, self.next_opener, self.winners, self.plugins
             )
         return state
 
@@ -156,7 +156,7 @@ class Draft:
     @property
     def over(self) -> bool:
         """True once the game has a winner."""
-        return self.winner is not None
+        return bool(self.winners)
 
     @property
     def in_round(self) -> bool:
@@ -360,7 +360,11 @@ class Draft:
         self._state = None
 
     def _game_won(self, event: GameWon) -> None:
-        self.winner, self.next_opener = event.player, None
+        if not event.winners:
+            raise InvalidEvent("a game is won by at least one player")
+        for name in event.winners:
+            self.player(name)  # KeyError for a stranger, as for any event
+        self.winners, self.next_opener = tuple(event.winners), None
         self._state = None
 
 

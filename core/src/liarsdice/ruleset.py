@@ -35,13 +35,14 @@ from liarsdice.errors import (
     BadTableSize,
     Conflict,
     NoEconomics,
+    PluginError,
     UnknownOption,
     UnknownVariant,
 )
 from liarsdice.i18n import Text, _
 from liarsdice.limits import MoveLimit, combine
 from liarsdice.models import JSON, Bid, GameState, RankKey, opening_state
-from liarsdice.options import Option
+from liarsdice.options import CallKind, Option
 from liarsdice.presets import Preset
 
 __all__ = [
@@ -60,6 +61,23 @@ __all__ = [
 
 FACES = (1, 2, 3, 4, 5, 6)
 _PROBE_BIDS = tuple(Bid(q, f) for q in range(1, precedence.PROBE_QUANTITIES + 1) for f in FACES)
+
+
+def _calls(variants: Sequence[InstalledVariant]) -> dict[str, CallKind]:
+    """Every call kind the variants register, by name; two variants registering one name is a
+    :class:`~liarsdice.errors.Conflict` (one would be ruled as the other)."""
+    calls: dict[str, CallKind] = {}
+    for variant in variants:
+        for call in variant.calls:
+            other = calls.get(call.name)
+            if other is not None:
+                raise Conflict(
+                    f"{other.plugin} and {call.plugin} both register the call {call.name!r}: one "
+                    "must declare the other in VariantInfo(conflicts=...), or name its call "
+                    "otherwise"
+                )
+            calls[call.name] = call
+    return calls
 
 
 class Ruleset:
@@ -87,9 +105,12 @@ class Ruleset:
         self.defaults: Mapping[str, JSON] = dict(
             option_defaults(self.variants, self.options) if defaults is None else defaults
         )
-        self.calls = {call.name: call for variant in self.variants for call in variant.calls}
-        #: The call kinds that may be made out of turn (``CallKind.out_of_turn``), in order.
-        self.out_of_turn = tuple(name for name, call in self.calls.items() if call.out_of_turn)
+        self.calls = _calls(self.variants)
+        #: The call kinds that may be made out of turn here (``CallKind.out_of_turn``: always, or
+        #: where its option is on), in order.
+        self.out_of_turn = tuple(
+            name for name, call in self.calls.items() if self._out_of_turn(call)
+        )
         try:
             order, self.precedes = precedence.order(others)
         except ValueError as error:
@@ -187,22 +208,64 @@ class Ruleset:
         dice_in_play: int | None = None,
         hand: int | None = None,
     ) -> None:
-        """Refuse a table that the preset's document does not allow (``Preset.size``) with
+        """Refuse a table that the preset's document does not allow (``Preset.size``) or that a
+        plugin's rules cannot be played at (``liarsdice_table_problem``) with
         :class:`~liarsdice.errors.BadTableSize` ("the perudo preset is for 2 to 6 players, not
-        7"): ``players`` x ``dice_per_player`` each at the start, ``dice_in_play`` dice on the
-        table, or a ``hand`` of that many dice. ``None`` values are not checked; without a preset
-        every table passes here (the engine still wants two players and a die each)."""
-        if self.preset is None:
-            return
-        refusal = self.preset.size.refusal(
-            self.preset.name,
-            players=players,
-            dice=dice_per_player,
-            in_play=dice_in_play,
-            hand=hand,
-        )
+        7"; "teams: ... an even number of players, not 5"): ``players`` x ``dice_per_player``
+        each at the start, ``dice_in_play`` dice on the table, or a ``hand`` of that many dice.
+        ``None`` values are not checked; without a preset or such a plugin every table passes
+        here (the engine still wants two players and a die each)."""
+        refusal = self.table_refusal(players, dice_per_player, dice_in_play=dice_in_play, hand=hand)
         if refusal is not None:
             raise BadTableSize(refusal)
+
+    def table_refusal(
+        self,
+        players: int | None = None,
+        dice_per_player: int | None = None,
+        *,
+        dice_in_play: int | None = None,
+        hand: int | None = None,
+    ) -> Text | None:
+        """Why :meth:`check_table` would refuse this table, or ``None``."""
+        if self.preset is not None:
+            refusal = self.preset.size.refusal(
+                self.preset.name,
+                players=players,
+                dice=dice_per_player,
+                in_play=dice_in_play,
+                hand=hand,
+            )
+            if refusal is not None:
+                return refusal
+        if players is None and dice_per_player is None:
+            return None
+        for name in self.order:
+            problem = call_one(
+                name,
+                self.pm,
+                "liarsdice_table_problem",
+                players=players,
+                dice_per_player=dice_per_player,
+                options=self.options,
+            )
+            if problem is not None:
+                return _("{plugin}: {problem}", plugin=name, problem=problem)
+        return None
+
+    def _out_of_turn(self, call: CallKind) -> bool:
+        """Whether ``call`` is made out of turn in this ruleset (its flag, or its option's
+        value); a flag naming an option nobody declared is a :class:`PluginError`."""
+        flag = call.out_of_turn
+        if not isinstance(flag, str):
+            return bool(flag)
+        if flag not in self.options:
+            raise PluginError(
+                f"{call.plugin}: call {call.name!r} is made out of turn where option {flag!r} is "
+                "on, but no such option is declared",
+                plugin=call.plugin,
+            )
+        return self.options[flag] is True
 
     def _check_precedence(self) -> None:
         """Refuse unordered answers to one first-result hook and implementations that can never

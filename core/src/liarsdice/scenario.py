@@ -205,7 +205,13 @@ def run(scenario: Mapping[str, Any], factory: RulesetFactory = _default_factory)
             result["shown"] = {name: list(dice) for name, dice in state.round.shown.items()}
             result["rolls"] = {name: list(dice) for name, dice in state.round.rolls.items()}
         results.append(result)
-    return {"rounds": results, "next_opener": game.state.next_opener, "winner": game.state.winner}
+    state = game.state
+    return {
+        "rounds": results,
+        "next_opener": state.next_opener,
+        "winner": state.winner,  # the one winner; None while the game goes on or if several won
+        "winners": list(state.winners),
+    }
 
 
 def load(path: str | Path) -> dict[str, Any]:

@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 from typing import Any, TypeVar
 
-from cattrs.gen import make_dict_unstructure_fn, override
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 from cattrs.preconf.json import make_converter
 from cattrs.strategies import configure_tagged_union
 
-from liarsdice.events import Event, RoundStarted
+from liarsdice.events import Event, GameWon, RoundStarted
 from liarsdice.i18n import Text
-from liarsdice.models import Action, RoundState
+from liarsdice.models import Action, GameState, RoundState
 
 T = TypeVar("T")
 
@@ -53,6 +53,25 @@ for _kind in (RoundStarted, RoundState):
     converter.register_unstructure_hook(
         _kind, make_dict_unstructure_fn(_kind, converter, sights=override(omit_if_default=True))
     )
+
+
+def _reading_one_winner(kind: type, old: str) -> None:
+    """Let ``kind`` be read from data written before a game could have several winners, which
+    named its one winner (or none) under ``old``."""
+    structure: Any = make_dict_structure_fn(kind, converter)
+
+    def read(data: dict[str, Any], _: Any) -> Any:
+        if old in data:
+            data = dict(data)
+            winner = data.pop(old)
+            data["winners"] = [] if winner is None else [winner]
+        return structure(data, kind)
+
+    converter.register_structure_hook(kind, read)
+
+
+_reading_one_winner(GameWon, "player")
+_reading_one_winner(GameState, "winner")
 configure_tagged_union(Event, converter, tag_name="type")
 configure_tagged_union(Action, converter, tag_name="type")
 

@@ -87,9 +87,10 @@ def _with_payload(rules: Ruleset, draft: Draft, action: A, rng: Random) -> A:
 
 @attrs.frozen
 class GameRecord:
-    """How one game went: its winner, rounds played and actions taken."""
+    """How one game went: its winners (one player, or a whole team), rounds played and actions
+    taken."""
 
-    winner: str
+    winners: tuple[str, ...]
     rounds: int
     actions: int
 
@@ -122,8 +123,7 @@ def play_game(
             else:
                 engine.advance(rules, draft, policy(rules, draft.freeze(), rng), rng)
             actions += 1
-    assert draft.winner is not None
-    return GameRecord(draft.winner, draft.number, actions)
+    return GameRecord(draft.winners, draft.number, actions)
 
 
 @attrs.frozen
@@ -168,7 +168,8 @@ def simulate(
     for record in parallel.play(
         rules, one_game, games, workers=workers, dask=dask, progress=progress
     ):
-        wins[record.winner] += 1
+        for winner in record.winners:  # a game won by a team counts for each of its players
+            wins[winner] += 1
         rounds += record.rounds
         actions += record.actions
     seconds = time.perf_counter() - started

@@ -137,6 +137,17 @@ def liarsdice_next_opener(resolution: Resolution) -> str:
 
 
 @hookimpl
+def liarsdice_game_winners(state: GameState) -> tuple[str, ...] | None:
+    alive = [player.name for player in state.players if player.alive]
+    return (alive[0],) if len(alive) == 1 else None
+
+
+@hookimpl
+def liarsdice_partners() -> tuple[str, ...]:
+    return ()
+
+
+@hookimpl
 def liarsdice_dice_visible(viewer: str | None, owner: str) -> bool:
     return viewer == owner
 

@@ -11,7 +11,8 @@ A game that reaches its ruleset's move limit (:meth:`~liarsdice.Ruleset.move_lim
 winner is stopped there and raises :class:`~liarsdice.limits.StuckGame`.
 
 The report gives, per bot kind, the wins, the win rate per seat with a 95% Wilson interval, the
-share a kind would win by chance (its seats / the seats at the table), and the mean and median time
+share a kind would win by chance (its seats / the seats at the table; where a team wins, each of its
+seats counts a win, and the share is the winning seats per game / the seats), and the mean and median time
 of one ``decide`` call — over the whole tournament, and at the full table (every die still in
 play: 30 dice at 6 seats of 5).
 """
@@ -113,9 +114,9 @@ def play_game(
     *,
     dice_per_player: int = 5,
     clock: Callable[[str, float, int], None] | None = None,
-) -> tuple[str, GameState]:
-    """Play one game with ``seating`` (player name, bot) in seat order; return the winner's name
-    and the final state.
+) -> tuple[tuple[str, ...], GameState]:
+    """Play one game with ``seating`` (player name, bot) in seat order; return the winners' names
+    (one, or a whole team) and the final state.
 
     ``clock(name, seconds, dice_in_play)`` is told how long each ``decide`` call took. Raises
     :class:`~liarsdice.limits.StuckGame` when the game has no winner after the most moves the
@@ -149,8 +150,7 @@ def play_game(
                 raise BotFailure(
                     f"bot {player} made an illegal move {action} under {rules!r}: {error}"
                 ) from error
-    assert state.winner is not None
-    return state.winner, state
+    return state.winners, state
 
 
 def _interjection(
@@ -172,10 +172,10 @@ def _interjection(
 
 @attrs.frozen
 class _Game:
-    """One tournament game, as a worker hands it back: the winning kind, the rounds played and,
-    per kind, the seconds of each ``decide`` call, and of those at the full table."""
+    """One tournament game, as a worker hands it back: the kind of each winning seat, the rounds
+    played and, per kind, the seconds of each ``decide`` call, and of those at the full table."""
 
-    winner: str
+    winners: tuple[str, ...]
     rounds: int
     times: dict[str, list[float]]
     full: dict[str, list[float]]
@@ -224,11 +224,13 @@ def _one_game(
     clock = functools.partial(_record, times, full, kind_of, n * dice_per_player)
     rng = Random(parallel.game_seed(seed, game))
     try:
-        winner, state = play_game(rules, seating, rng, dice_per_player=dice_per_player, clock=clock)
+        winners, state = play_game(
+            rules, seating, rng, dice_per_player=dice_per_player, clock=clock
+        )
     except StuckGame as stuck:
         raise stuck.during(f"game {game + 1} of {games}, seed {seed}") from None
     assert state.round is not None
-    return _Game(kind_of[winner], state.round.number, times, full)
+    return _Game(tuple(kind_of[name] for name in winners), state.round.number, times, full)
 
 
 def run(
@@ -261,13 +263,15 @@ def run(
     wins = dict.fromkeys(kinds, 0)
     times: dict[str, list[float]] = {kind: [] for kind in kinds}
     full: dict[str, list[float]] = {kind: [] for kind in kinds}
-    rounds = 0
+    rounds = won = 0
     started = time.perf_counter()
     one_game = functools.partial(_one_game, tuple(kinds), dice_per_player, games, seed)
     for played in parallel.play(
         rules, one_game, games, workers=workers, dask=dask, progress=progress
     ):
-        wins[played.winner] += 1
+        for kind in played.winners:  # a game won by a team counts for each of its seats
+            wins[kind] += 1
+        won += len(played.winners)
         rounds += played.rounds
         for kind in wins:
             times[kind] += played.times[kind]
@@ -287,7 +291,7 @@ def run(
                 wins=wins[kind],
                 win_rate=wins[kind] / trials,
                 ci95=(low, high),
-                share=1 / n,
+                share=won / games / n,
                 decisions=len(spent),
                 mean_ms=statistics.fmean(spent) * 1000 if spent else 0.0,
                 median_ms=_median_ms(spent),

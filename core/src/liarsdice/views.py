@@ -41,6 +41,7 @@ from liarsdice.models import (
     PlayerState,
     Resolution,
     RoundState,
+    Sight,
     sight_of,
 )
 from liarsdice.ruleset import Ruleset
@@ -77,6 +78,7 @@ class PlayerView:
     resolution: Resolution | None
     next_opener: str | None
     winner: str | None
+    """The game's one winner (``None`` while it goes on, or when several won: see ``winners``)."""
     plugins: Mapping[str, Mapping[str, JSON]]
     private: Mapping[str, Mapping[str, Mapping[str, JSON]]] = attrs.field(factory=dict)
     """Private plugin state, shaped as ``RoundState.private`` (``[plugin][player]``): the
@@ -84,6 +86,8 @@ class PlayerView:
     seen: Mapping[str, tuple[int, ...]] = attrs.field(factory=dict)
     """The rolls of the other players whose dice under the cup the rules let the viewer see,
     before the cups are lifted (``liarsdice_dice_visible``; empty by default)."""
+    winners: tuple[str, ...] = ()
+    """Everyone who won the game, once it is over (one player, or a whole team)."""
 
     @property
     def known_dice(self) -> tuple[int, ...]:
@@ -165,6 +169,7 @@ def player_view(rules: Ruleset, state: GameState, viewer: str | None) -> PlayerV
         plugins=state.plugins,
         private=dict(private) if lifted else _own_private(private, viewer),
         seen=seen,
+        winners=state.winners,
     )
 
 
@@ -173,8 +178,9 @@ def view_state(view: PlayerView) -> GameState:
 
     The dice the viewer may not see are replaced by dice showing 0, which match no face: their
     number is public, their faces are not; dice shown face up and the rolls the viewer sees are
-    kept. Only the viewer's own private state is there. Hooks that only read public facts
-    (counting rules, bid rules) answer on it exactly as on the real state.
+    kept. Only the viewer's own private state is there, and only the viewer's sight
+    (``RoundState.sees``) where the rules change it. Hooks that only read public facts (counting
+    rules, bid rules) answer on it exactly as on the real state.
     """
     visible = view.rolls_seen
     rolls = {
@@ -197,15 +203,24 @@ def view_state(view: PlayerView) -> GameState:
             resolution=view.resolution,
             shown=shown,
             private=view.private,
+            sights=_own_sight(view),
         )
     return GameState(
         players=players,
         dice_per_player=view.dice_per_player,
         round=round_,
         next_opener=view.next_opener,
-        winner=view.winner,
+        winners=view.winners,
         plugins=view.plugins,
     )
+
+
+def _own_sight(view: PlayerView) -> tuple[Sight, ...]:
+    """The viewer's sight, as the round records it: nothing when it is the default."""
+    if view.viewer is None or view.revealed is not None:
+        return ()
+    owners = (*(() if view.own_dice is None else (view.viewer,)), *view.seen)
+    return () if owners == (view.viewer,) else (Sight(view.viewer, owners),)
 
 
 HIDDEN_DIE = 0

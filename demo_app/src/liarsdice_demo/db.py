@@ -109,7 +109,7 @@ games = Table(
     Column("preset", Text),
     Column("rated", Integer, nullable=False),
     Column("dice_per_player", Integer, nullable=False),
-    Column("winner", Text, nullable=False),
+    Column("winner", Text, nullable=False),  # the winners, joined (history.WINNERS_JOINED)
     Column("events", Text, nullable=False),  # JSON list, liarsdice.serialization
     Column("finished_at", Text, nullable=False, default=utcnow),
     Column("live_key", Text),  # the live table's uid and game number: saved once

@@ -74,7 +74,7 @@ class MeteredSocket:
 
     def recv(self, size: int) -> bytes:
         data: bytes = self._sock.recv(size)
-        delay = self._gate.read_delay(self._client, len(data))
+        delay = self._gate.read_delay(self._client, len(data)) if data else 0.0  # not at the end
         if delay:
             time.sleep(min(delay, MAX_READ_DELAY))
         return data

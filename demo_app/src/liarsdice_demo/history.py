@@ -11,12 +11,16 @@ another process, saving a game again) changes nothing and returns the stored gam
 rating changes; the unique index on ``live_key`` makes it so even for two saves at once.
 Bots are stored as players too. The event log is ``liarsdice.serialization`` data, so
 :func:`load_events` gives back the exact events and ``liarsdice.reducer.replay`` rebuilds the game.
+A game may have several winners (a team): the ``winner`` column holds their seat names joined by
+:data:`WINNERS_JOINED` (one winner's name alone, as in rows saved before), and every game read
+back here carries them as the list ``winners``.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any
 
 from sqlalchemy import Connection, RowMapping, func, insert, select, update
@@ -30,6 +34,14 @@ from liarsdice_demo.players import bot_player, display_name
 
 Changes = dict[str, dict[str, float]]
 """Rating changes by seat name: ``before``, ``after`` and ``delta`` (leaderboard figures)."""
+WINNERS_JOINED = ", "
+"""What joins several winners in the ``winner`` column: no seat name holds a comma (a nickname
+may not: ``players.NICKNAME``; nor does a bot's)."""
+
+
+def _with_winners(row: RowMapping) -> dict[str, Any]:
+    """A stored game's ``row`` with its ``winners``, the list of seat names."""
+    return {**row, "winners": row["winner"].split(WINNERS_JOINED)}
 
 
 def save_game(url: str, record: dict[str, Any]) -> tuple[int, Changes | None]:
@@ -91,7 +103,7 @@ def _save(conn: Connection, record: dict[str, Any]) -> tuple[int, Changes | None
             "preset": config.preset,
             "rated": int(config.rated),
             "dice_per_player": config.dice_per_player,
-            "winner": record["winner"],
+            "winner": WINNERS_JOINED.join(record["winners"]),
             "events": json.dumps(to_data(record["events"], list[Event])),
             "live_key": record.get("live_key"),
         },
@@ -101,10 +113,17 @@ def _save(conn: Connection, record: dict[str, Any]) -> tuple[int, Changes | None
     places = record["places"]
     changes: Changes | None = None
     after: list[tuple[float, float] | None] = [None] * len(seats)
-    if config.rated and len(seats) >= 2:
-        new = ratings.rate([(s["mu"], s["sigma"], places[s["name"]]) for s in seats])
+    sides = record["sides"]
+    if config.rated and len(sides) >= 2:
+        named = {seat["name"]: seat for seat in seats}
+        new = ratings.rate(
+            [[(named[name]["mu"], named[name]["sigma"]) for name in side] for side in sides],
+            [min(places[name] for name in side) for side in sides],  # its best player's
+        )
+        by_name = dict(zip(chain.from_iterable(sides), chain.from_iterable(new), strict=True))
         changes = {}
-        for index, (seat, (mu, sigma)) in enumerate(zip(seats, new, strict=True)):
+        for index, seat in enumerate(seats):
+            mu, sigma = by_name[seat["name"]]
             before = ratings.display(seat["mu"], seat["sigma"])
             now = ratings.display(mu, sigma)
             changes[seat["name"]] = {
@@ -174,7 +193,7 @@ def leaderboard(conn: Connection, limit: int = 100) -> list[dict[str, Any]]:
     return board
 
 
-def player_games(conn: Connection, player_id: int, limit: int = 50) -> Sequence[RowMapping]:
+def player_games(conn: Connection, player_id: int, limit: int = 50) -> list[dict[str, Any]]:
     """The player's most recent games with their place in each (and ``players``: how many)."""
     g, gp, other = db.games, db.game_players, db.game_players.alias("other")
     seated = select(func.count()).select_from(other).where(other.c.game_id == g.c.id)
@@ -196,19 +215,21 @@ def player_games(conn: Connection, player_id: int, limit: int = 50) -> Sequence[
         .order_by(g.c.id.desc())
         .limit(limit)
     )
-    return conn.execute(query).mappings().all()
+    return [_with_winners(row) for row in conn.execute(query).mappings()]
 
 
-def recent_games(conn: Connection, limit: int = 20) -> Sequence[RowMapping]:
+def recent_games(conn: Connection, limit: int = 20) -> list[dict[str, Any]]:
     """The most recently finished games."""
     g = db.games
     query = select(g.c.id, g.c.table_code, g.c.title, g.c.rated, g.c.winner, g.c.finished_at)
-    return conn.execute(query.order_by(g.c.id.desc()).limit(limit)).mappings().all()
+    rows = conn.execute(query.order_by(g.c.id.desc()).limit(limit)).mappings()
+    return [_with_winners(row) for row in rows]
 
 
-def game(conn: Connection, game_id: int) -> RowMapping | None:
+def game(conn: Connection, game_id: int) -> dict[str, Any] | None:
     """One stored game, or ``None``."""
-    return conn.execute(select(db.games).where(db.games.c.id == game_id)).mappings().first()
+    row = conn.execute(select(db.games).where(db.games.c.id == game_id)).mappings().first()
+    return None if row is None else _with_winners(row)
 
 
 def game_players(conn: Connection, game_id: int) -> Sequence[RowMapping]:

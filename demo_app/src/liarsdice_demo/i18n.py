@@ -209,6 +209,9 @@ def _client_text(locale: str) -> dict[str, Any]:
         "underCup": gettext("under the cup"),
         "ownHidden": gettext("The rules hide your dice from you this round"),
         # table.js
+        "outOfTurn": gettext(
+            "Not your turn, but you may call this bid before the next one is made"
+        ),
         "yourTurnTitle": gettext("● Your turn — {title}"),
         "diceNow": plural_forms(lambda n: ngettext("{n} die → {after}", "{n} dice → {after}", n)),
         "out": gettext("out"),
@@ -259,6 +262,8 @@ def _client_text(locale: str) -> dict[str, Any]:
         ),
         "counted": gettext("Counted faces: {faces}"),
         "wins": gettext("★ {name} wins the game!"),
+        "winTogether": gettext("★ {names} win the game!"),
+        "team": gettext("team {number}"),
         "ratings": gettext(" Ratings: {list}"),
         "replayGame": gettext("Replay this game"),
         "levels": {level: gettext(word) for level, word in LEVELS.items()},

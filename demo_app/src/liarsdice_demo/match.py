@@ -9,6 +9,7 @@ game that reaches its ruleset's move limit without a winner is stopped (:meth:`M
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from liarsdice.events import Eliminated, Event, RoundResolved
@@ -166,13 +167,15 @@ class Match:
             if text:
                 self.log.append(text)
 
-    def places(self, winner: str) -> dict[str, int]:
-        """Places by order of elimination: 1 for the winner; players out on the same call share."""
-        places = {winner: 1}
-        ahead = 1
+    def places(self, winners: Sequence[str]) -> dict[str, int]:
+        """Places: 1 for every winner (a winning team's players out already too), then the others
+        by order of elimination; players out on the same call share a place."""
+        places = dict.fromkeys(winners, 1)
+        ahead = len(places)
         groups: dict[int, list[str]] = {}
         for name, when in self.eliminated:
-            groups.setdefault(when, []).append(name)
+            if name not in places:
+                groups.setdefault(when, []).append(name)
         for when in sorted(groups, reverse=True):
             for name in groups[when]:
                 places[name] = ahead + 1

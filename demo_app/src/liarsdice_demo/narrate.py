@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from liarsdice import phrases
 from liarsdice.events import (
@@ -45,14 +45,14 @@ def _loses(losers: tuple[str, ...]) -> Text:
         return _("nobody loses the round")
     if len(losers) == 1:
         return _("{player} loses the round", player=_who(losers[0]))
-    return _("{players} lose the round", players=_listing(losers))
+    return _("{players} lose the round", players=listing(losers))
 
 
 def _lose(losers: tuple[str, ...]) -> Text:
     """ "Knox loses", "Knox and Lu lose" (after who won the round)."""
     if len(losers) == 1:
         return _("{player} loses", player=_who(losers[0]))
-    return _("{players} lose", players=_listing(losers))
+    return _("{players} lose", players=listing(losers))
 
 
 def _whose(r: Resolution) -> Param:
@@ -80,7 +80,8 @@ def _who(name: str) -> Param:
     return _bot(name) if name.endswith(BOT_SUFFIX) else name
 
 
-def _listing(names: tuple[str, ...] | list[str]) -> Param:
+def listing(names: Sequence[str]) -> Param:
+    """Players' names as a list ("Iris", "Iris and Knox"), each as :func:`_who` says it."""
     return phrases.listing([_who(name) for name in names])
 
 
@@ -118,7 +119,7 @@ def ruling(r: Resolution) -> Text:
         if r.success:
             said = _("{caller} called exact on {whose}: {count} counted, exactly right", **fields)
             if r.winners:
-                winners = _("{players} wins the round", players=_listing(r.winners))
+                winners = _("{players} wins the round", players=listing(r.winners))
                 tail = (
                     _("{won}, {lost}", won=winners, lost=_lose(r.losers)) if r.losers else winners
                 )
@@ -168,7 +169,7 @@ def line(event: Event, calls: Mapping[str, CallKind] | None = None) -> Text | No
         return _n(
             "New game: {players}, {n} die each",
             "New game: {players}, {n} dice each",
-            players=_listing(event.players),
+            players=listing(event.players),
             n=event.dice_per_player,
         )
     if isinstance(event, RoundStarted):
@@ -219,7 +220,9 @@ def line(event: Event, calls: Mapping[str, CallKind] | None = None) -> Text | No
     if isinstance(event, Notice):  # a plugin's text: its names are filled in by the plugin
         return _bots_named(event.text)
     if isinstance(event, GameWon):
-        return _("{player} wins the game!", player=_who(event.player))
+        if len(event.winners) == 1:
+            return _("{player} wins the game!", player=_who(event.winners[0]))
+        return _("{players} win the game!", players=listing(event.winners))
     # TurnPassed (whose turn it is shows on the table), PrivateStateSet (secret), PluginStateSet
     # and OpenerChosen get no line.
     return None

@@ -9,6 +9,7 @@ reads in the request's language (:mod:`liarsdice_demo.i18n`), the rules too.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 from flask_babel import gettext
@@ -34,6 +35,12 @@ bp = Blueprint("pages", __name__)
 MAX_ID = 2**31 - 1
 """The largest id every supported database stores (PostgreSQL's ``integer``); a larger id in a
 URL names nothing (looking it up would fail in the driver, not find nothing)."""
+
+
+@bp.app_template_global()
+def names(seat_names: Sequence[str]) -> str:
+    """Seat names as a list in the page's language ("Iris and Knox"), a bot's "(bot)" too."""
+    return render(narrate.listing(seat_names), page_locale())
 
 
 def _table(code: str) -> TableSession:

@@ -1,7 +1,9 @@
 """Ratings with openskill's Plackett-Luce model: multiplayer, placed by order of elimination.
 
-Contract: :func:`rate` takes each player's current (mu, sigma) and place (1 = winner; players out
-on the same call share a place) and returns the new (mu, sigma) in the same order.
+Contract: :func:`rate` takes the sides a game was played in, each with its players' current
+(mu, sigma) and its place (1 = the winners; sides out on the same call share a place), and
+returns the new (mu, sigma) of every player, shaped as given. A side is one player, or a team
+(``liarsdice.engine.sides``), which openskill rates as a team: its players' ratings move together.
 :func:`display` is the number players read wherever a rating is shown (leaderboard, player page,
 the table after a rated game, the API): a cautious estimate, ``max(0, mu - 3 sigma)``. A new
 player (mu 25, sigma 25/3) starts at exactly 0, a first rated win raises it, and it is never
@@ -18,13 +20,14 @@ from openskill.models import PlackettLuce
 from liarsdice_demo.i18n import N_
 
 
-def rate(players: Sequence[tuple[float, float, int]]) -> list[tuple[float, float]]:
-    """New (mu, sigma) for each (mu, sigma, place) in ``players``."""
+def rate(
+    sides: Sequence[Sequence[tuple[float, float]]], places: Sequence[int]
+) -> list[list[tuple[float, float]]]:
+    """New (mu, sigma) for each player's (mu, sigma) in ``sides``, the side at ``places[i]``."""
     model = PlackettLuce()
-    teams = [[model.create_rating([mu, sigma])] for mu, sigma, _ in players]
-    ranks = [float(place) for _, _, place in players]
-    rated = model.rate(teams, ranks=ranks)
-    return [(team[0].mu, team[0].sigma) for team in rated]
+    teams = [[model.create_rating([mu, sigma]) for mu, sigma in side] for side in sides]
+    rated = model.rate(teams, ranks=[float(place) for place in places])
+    return [[(player.mu, player.sigma) for player in team] for team in rated]
 
 
 EXPLAINED = N_(

@@ -2,7 +2,9 @@
 
 Contract: :func:`history_record` is the finished game as
 :func:`liarsdice_demo.history.save_game` stores it, named ``"<table uid>:<game number>"`` (so a
-game saved twice is stored once). :class:`GameSaver` saves it off the table's lock; while the
+game saved twice is stored once): its ``winners`` (one player, or a whole team), every seat's
+place (1 for each winner) and the ``sides`` the game was played in (one player each, or a team
+each: ``liarsdice.engine.sides``). :class:`GameSaver` saves it off the table's lock; while the
 database cannot take it, it tries again after 1, 2, 4... seconds, at most :data:`SAVE_RETRY_MAX`,
 for as long as this process drives the table and the game is still the table's unsaved one. Once
 saved, the table shows the game's id and the new ratings. A retry takes the table's re-entrant
@@ -17,7 +19,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
-from liarsdice.events import GameWon
+from liarsdice.engine import sides
 from liarsdice_demo.match import Match
 from liarsdice_demo.seat import Seat
 from liarsdice_demo.seating import Seating
@@ -35,7 +37,7 @@ def history_record(
 ) -> dict[str, Any]:
     """The finished game of ``match`` (at table ``code``) as the history stores it."""
     assert match.game is not None
-    winner = next(e.player for e in match.game.events if isinstance(e, GameWon))
+    state = match.game.state
     return {
         "code": code,
         "live_key": live_key,
@@ -50,8 +52,9 @@ def history_record(
             for s in seats
             if s is not None
         ],
-        "places": match.places(winner),
-        "winner": winner,
+        "places": match.places(state.winners),
+        "winners": list(state.winners),
+        "sides": [list(side) for side in sides(match.config.rules, state)],
         "events": list(match.game.events),
     }
 

@@ -12,7 +12,9 @@ messages get an ``error`` reply and change nothing (docs/protocol.md lists the l
 that keeps sending past its limit is closed with code 1008 and its client may not open sockets
 for a while (the gate's flood penalty: its handshakes get a plain 429, without an upgrade). A
 message that trips a bug in the server gets an ``internal error`` reply (the bug is logged) and
-the socket stays open. A socket whose client stops reading is closed, not waited for.
+the socket stays open. A socket whose client stops reading is closed, not waited for. Every
+close the server starts lingers (:class:`LingeringSocket`), so that its code and reason reach the
+client even while the client is still sending.
 """
 
 from __future__ import annotations
@@ -53,6 +55,63 @@ FLOOD_DROPS = 100
 KEY = "liarsdice_gate"
 READER_WAIT = 5.0
 """Seconds to wait for simple-websocket's reader to finish once its socket is shut down."""
+LINGER_SECONDS = 1.0
+"""The longest a closing socket reads and discards what its client still sends."""
+LINGER_BYTES = 1024 * 1024
+"""The most a closing socket reads and discards (then it is closed all the same)."""
+
+
+class LingeringSocket:
+    """A socket whose close lingers, so that the close frame reaches a client that is still sending.
+
+    Closing a TCP socket, or shutting down its read side, while the peer is still sending makes
+    the kernel answer that data with a reset, and a reset can overtake or wipe out what the peer
+    has not read yet: the close frame, whose code and reason the player never sees (a flooder
+    always is still sending). So :meth:`linger` shuts down only the write side (the client gets
+    the close frame, then end-of-stream) and from then on :meth:`recv` reads and discards what the
+    client still sends until it closes, for at most :data:`LINGER_SECONDS` and
+    :data:`LINGER_BYTES`, then returns ``b""``, which ends simple-websocket's reader; :meth:`close`
+    (the reader's, at its end) lingers the same way first. Everything else is the socket."""
+
+    def __init__(self, sock: Any) -> None:
+        self._sock = sock
+        self._until: float | None = None
+        self._left = LINGER_BYTES
+
+    def linger(self) -> None:
+        """Send end-of-stream after what was sent; reads now discard, within the bounds."""
+        if self._until is None:
+            self._until = time.monotonic() + LINGER_SECONDS
+            with contextlib.suppress(OSError):
+                self._sock.shutdown(socket.SHUT_WR)
+
+    def recv(self, size: int) -> bytes:
+        if self._until is None:
+            data: bytes = self._sock.recv(size)
+            return data
+        self._discard()
+        return b""
+
+    def close(self) -> None:
+        self.linger()
+        self._discard()
+        self._sock.close()
+
+    def _discard(self) -> None:
+        """Read and drop what the client sends until it closes or a bound is reached."""
+        until = self._until or 0.0  # set by linger(), which comes first
+        while self._left > 0 and (wait := until - time.monotonic()) > 0:
+            try:
+                self._sock.settimeout(wait)
+                data = self._sock.recv(min(self._left, 64 * 1024))
+            except OSError:  # a timeout, a reset or a closed socket: the lingering is over
+                return
+            if not data:
+                return
+            self._left -= len(data)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
 
 
 @sock.route("/ws/<code>")
@@ -60,18 +119,20 @@ def table_socket(ws: Any, code: str) -> None:
     """Serve one client of table ``code`` until it goes away."""
     gate: SocketGate = current_app.extensions[KEY]
     client = client_key()
+    ws.sock = LingeringSocket(ws.sock)  # the reader looks it up on every read
+    admitted = False
     try:
-        try:
-            gate.admit(client)
-        except Refused as refused:
-            _hang_up(ws, refused.code, refused.reason)
-            return
-        try:
-            _serve(ws, code, gate, client)
-        finally:
-            gate.release(client)
+        gate.admit(client)
+        admitted = True
+        _serve(ws, code, gate, client)
+    except Refused as refused:  # from admit: the socket was not counted
+        _hang_up(ws, refused.code, refused.reason)
     finally:
-        _stop_reader(ws)
+        try:
+            _stop_reader(ws)
+        finally:
+            if admitted:  # only now: a lingering socket still counts for its client
+                gate.release(client)
 
 
 def _hang_up(ws: Any, code: int, reason: str) -> None:
@@ -81,13 +142,20 @@ def _hang_up(ws: Any, code: int, reason: str) -> None:
 
 
 def _stop_reader(ws: Any) -> None:
-    """End simple-websocket's reader before the server closes the socket: a socket closed while
-    the reader's gevent selector still watches it can crash the whole process (gevent's selectors
-    say so). Shutting the socket down wakes the reader, which then closes its selector."""
+    """Close lingering (:class:`LingeringSocket`) and end simple-websocket's reader before the
+    server closes the socket: a socket closed while the reader's gevent selector still watches it
+    can crash the whole process (gevent's selectors say so). The reader ends when the lingering
+    does (the client closed, or a bound was reached); one still waiting on a client that neither
+    sends nor closes is woken by shutting the socket down, and then closes its selector."""
     with contextlib.suppress(AttributeError, OSError):
-        ws.sock.shutdown(socket.SHUT_RDWR)
+        ws.sock.linger()
     reader = getattr(ws, "thread", None)
-    if reader is not None and reader is not threading.current_thread():
+    if reader is None or reader is threading.current_thread():
+        return
+    reader.join(LINGER_SECONDS)
+    if reader.is_alive():
+        with contextlib.suppress(AttributeError, OSError):
+            ws.sock.shutdown(socket.SHUT_RDWR)
         reader.join(READER_WAIT)
 
 

@@ -109,6 +109,8 @@ def liarsdice_bid_problem(
             n=options["bluff.rerolls"],
         )
     assert state.round is not None
+    if player not in state.round.sees(player):  # refusing by face would tell them their dice
+        return _("bluff: the rules hide your dice from you this round, so you cannot show any")
     return show_problem(state.round.hidden(player), payload[NAME], options["bluff.show_all"])
 
 
@@ -118,7 +120,7 @@ def liarsdice_payload_choices(
 ) -> Sequence[JSON]:
     if not isinstance(action, BidAction) or state.round is None:
         return []
-    if not _allowed(state, player, options):
+    if not _allowed(state, player, options) or player not in state.round.sees(player):
         return []
     hidden = sorted(state.round.hidden(player))
     largest = len(hidden) if options["bluff.show_all"] else len(hidden) - 1

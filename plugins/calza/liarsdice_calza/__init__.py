@@ -6,7 +6,8 @@ die, nothing at the starting count) or ``table-pays`` (every other living player
 clockwise from the caller). ``calza.window``: ``always``, or ``half`` (only while more than half of
 all dice are in play). After a successful exact call the caller is the round's winner.
 ``calza.anyone``: any living player but the bidder may call exact out of turn, before the next bid
-(the call kind is declared ``out_of_turn``; without the option only the player on turn may).
+(the call kind is declared ``out_of_turn="anyone"``; without the option only the player on turn
+may).
 
 How long a game can last (``liarsdice_game_limit``). With ``table-pays`` every round has a loser,
 so calza does not lengthen games. With ``regain-die`` there is no strict bound: a successful exact
@@ -42,6 +43,8 @@ from liarsdice.i18n import Catalog, Text
 from liarsdice.options import CallRegistry, OptionRegistry
 
 _, _n = Catalog(__name__).markers()
+
+NOT_YOUR_OWN_BID = _("calza: you cannot call your own bid exact")
 
 
 NAME = "calza"
@@ -89,7 +92,7 @@ def liarsdice_register_calls(calls: CallRegistry) -> None:
         EXACT,
         _("the bid on the table is exactly right: no more, no fewer"),
         label=_("Exact"),
-        out_of_turn=True,
+        out_of_turn="anyone",  # only where calza.anyone is on
     )
 
 
@@ -99,12 +102,9 @@ def liarsdice_call_problem(
 ) -> Text | None:
     if call != EXACT:
         return None
-    assert state.round is not None and state.round.bids  # the bidder is refused by the engine
-    if player != state.round.turn and not options["calza.anyone"]:
-        return _(
-            "not {player}'s turn: only the player on turn may call exact (calza.anyone is off)",
-            player=player,
-        )
+    assert state.round is not None and state.round.bids
+    if state.round.bids[-1].player == player:  # on turn (out of turn, the engine refuses it)
+        return NOT_YOUR_OWN_BID
     if options["calza.window"] != "half":
         return None
     total = len(state.players) * state.dice_per_player

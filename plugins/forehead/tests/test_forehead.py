@@ -6,8 +6,10 @@ from random import Random
 
 import pytest
 
-from liarsdice import Game, Ruleset
+from liarsdice import Game, Ruleset, engine
 from liarsdice.bots import make_bot
+from liarsdice.errors import IllegalAction
+from liarsdice.models import Bid, BidAction
 from liarsdice.oddspage import odds_table
 from liarsdice.views import HIDDEN_DIE, public_events, view_state
 
@@ -65,3 +67,16 @@ def test_the_odds_and_the_bots_count_what_the_viewer_sees(rules: Ruleset) -> Non
     for kind in ("random", "odds", "bayes"):
         action = make_bot(kind, rules, Random(1)).decide(ben)
         assert action.player == "Ben"  # a decision on what Ben sees: no die of his own
+
+
+def test_beside_bluff_a_player_who_cannot_see_their_die_cannot_show_it() -> None:
+    rules = Ruleset.build(["forehead", "bluff", "dice-loss"])
+    game = one_die_round(rules)  # Ben, on one die (a 6) he cannot see, opens
+    bid = BidAction("Ben", Bid(1, 3))
+    assert engine.payload_choices(rules, game.state, bid) == {}
+    state = view_state(game.view("Ben"))
+    assert engine.payload_choices(rules, state, bid) == {}  # as a bot asks it, from the view
+    for face in range(1, 7):  # the same refusal whatever the face: it tells him nothing
+        with pytest.raises(IllegalAction, match="the rules hide your dice from you"):
+            game.act(BidAction("Ben", Bid(1, 3), {"bluff": {"show": [face]}}))
+    assert engine.payload_choices(rules, game.state, BidAction("Ann", Bid(1, 3)))  # not Ann's

@@ -4,6 +4,8 @@ A bot scores every choice on its turn in one currency, *eliminations*: 1.0 is th
 knocked out for certain. Losing a round costs ``cost`` (:func:`loss_cost`: the chance the revolver
 fires, or a die out of the ones left, or both), and winning one is worth what it costs the opponent
 who loses, divided among the other players (one opponent out brings my own win a little closer).
+Where the rules play in teams (``liarsdice_partners``), a bot plays for its side: the opponents
+are the other side's players, and a partner's lost round costs the bot as much as the partner.
 Each choice gets the chance it loses the round and what it gains, and its value is
 ``gain - cost * lose``. Because only the ``cost * lose`` term grows with one's own bullets, a bot
 holding more bullets picks a choice that loses less often: it plays more safely.
@@ -80,7 +82,11 @@ class Table:
         self.current: Bid | None = view.bids[-1].bid if view.bids else None
         self.bidder: str | None = view.bids[-1].player if view.bids else None
         self.next_player = self.state.next_alive(self.me)
-        self.share = 1.0 / max(1, len(self.alive) - 1)
+        #: The players on my side (``liarsdice_partners``): their lost round is mine too.
+        self.partners = frozenset(engine.partners(rules, self.state, self.me))
+        opponents = [seat for seat in self.alive if seat.name != self.me]
+        opponents = [seat for seat in opponents if seat.name not in self.partners]
+        self.share = 1.0 / max(1, len(opponents))
         self.cost = loss_cost(rules, view, self.seats[self.me])
         self._faces: dict[int, frozenset[int]] = {}
 
@@ -92,10 +98,12 @@ class Table:
         return found
 
     def worth(self, player: str | None) -> float:
-        """What ``player`` losing a round is worth to me."""
+        """What ``player`` losing a round is worth to me: a share of what it costs an opponent,
+        and, for a partner, as much as it costs them, taken off."""
         if player is None or player == self.me or player not in self.seats:
             return 0.0
-        return loss_cost(self.rules, self.view, self.seats[player]) * self.share
+        cost = loss_cost(self.rules, self.view, self.seats[player])
+        return -cost if player in self.partners else cost * self.share
 
     def exact_reward(self) -> float:
         """What a successful exact call is worth to me under ``calza.reward``."""

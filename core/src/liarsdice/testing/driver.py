@@ -245,8 +245,8 @@ def show_state(state: GameState | None) -> str:
             parts.append(f"ruling {r.call} count={r.count} losers={list(r.losers)}")
     if state.plugins:
         parts.append(f"plugins {dict(state.plugins)}")
-    if state.winner is not None:
-        parts.append(f"winner {state.winner}")
+    if state.winners:
+        parts.append(f"won by {', '.join(state.winners)}")
     return " | ".join(parts)
 
 

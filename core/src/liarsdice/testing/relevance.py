@@ -198,6 +198,8 @@ def _search(variant: str, games: int, seed: int) -> tuple[str | None, list[Rules
         compared.append(other)
         for game in range(games):
             players, dice = TABLES[game % len(TABLES)]
+            if rules.table_refusal(players, dice) or other.table_refusal(players, dice):
+                continue  # a table one of them cannot be played at (teams: an odd one)
             try:
                 found = _first_difference(
                     rules, other, variant, players, dice, seed + 1_000 * index + game

@@ -223,12 +223,15 @@ def tables(
 def quick_tables(rules: Ruleset) -> SearchStrategy[Table]:
     """The tables :func:`games` plays by default: 2-4 players with 1-3 dice each, so games end
     quickly, moved inside the table size of the ruleset's preset (perudo: 2-4 players with 5
-    dice each)."""
+    dice each), and only those no plugin refuses (``liarsdice_table_problem``: teams, 2 or 4
+    players)."""
     low_players, low_dice, high_players, high_dice = 2, 1, 4, 3
     if rules.preset is not None:
         low_players, low_dice = rules.preset.size.fit(low_players, low_dice)
         high_players, high_dice = rules.preset.size.fit(high_players, high_dice)
-    return tables(low_players, high_players, low_dice, high_dice)
+    return tables(low_players, high_players, low_dice, high_dice).filter(
+        lambda shape: rules.table_refusal(len(shape.players), shape.dice_per_player) is None
+    )
 
 
 def table_rolls(table: Table) -> SearchStrategy[dict[str, tuple[int, ...]]]:
@@ -255,16 +258,13 @@ def _games(
 ) -> PlayedGame:
     chosen = draw(rules) if isinstance(rules, SearchStrategy) else rules
     shape = draw(quick_tables(chosen) if table is None else table)
-    if chosen.preset is not None:
-        refusal = chosen.preset.size.refusal(
-            chosen.preset.name, players=len(shape.players), dice=shape.dice_per_player
+    refusal = chosen.table_refusal(len(shape.players), shape.dice_per_player)
+    if refusal is not None:
+        raise InvalidArgument(
+            f"games(): the table strategy drew {len(shape.players)} players x "
+            f"{shape.dice_per_player} dice, but {refusal}: give tables the ruleset takes, or "
+            "leave table out (quick_tables)"
         )
-        if refusal is not None:
-            raise InvalidArgument(
-                f"games(): the table strategy drew {len(shape.players)} players x "
-                f"{shape.dice_per_player} dice, but {refusal}: give tables inside it, or leave "
-                "table out (quick_tables)"
-            )
     seed = draw(seeds())
     choices: dict[int, SearchStrategy[int]] = {}
 

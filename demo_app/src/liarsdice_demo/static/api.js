@@ -8,6 +8,7 @@ const LANG = TEXT.lang ?? document.documentElement.lang ?? "en";
 /** The page's language: a socket asks for it (a browser may send another on the handshake). */
 export const PAGE_LANGUAGE = LANG;
 const PLURALS = new Intl.PluralRules(LANG);
+const LISTS = new Intl.ListFormat(LANG, { type: "conjunction" });
 
 function fill(template, fields) {
   return String(template).replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
@@ -26,6 +27,11 @@ export function t(key, fields = {}) {
 /** The text `key` in its plural form for `n` (also its `{n}` field), other fields filled in. */
 export function tn(key, n, fields = {}) {
   return fill(pick(TEXT[key] ?? key, n), { n, ...fields });
+}
+
+/** Names as a list in the page's language: "Ann", "Ann and Cid", "Ann, Ben and Cid". */
+export function listing(names) {
+  return LISTS.format(names);
 }
 
 /** Core's bot level ("hard") in the page's language. */

@@ -25,7 +25,7 @@ function show(i) {
     const classes = ["seat"];
     if (!p.alive) classes.push("out");
     if (round?.turn === p.name && !resolution) classes.push("on-turn");
-    if (state.winner === p.name) classes.push("winner");
+    if (state.winners.includes(p.name)) classes.push("winner");
     return el("div", { class: classes.join(" ") },
       el("div", { class: "name" }, p.name),
       el("div", { class: "dice" }, roll.map((v, i) => el("span", { class: `die${matching.includes(v) ? " match" : ""}${up[i] ? " up" : ""}`, title: up[i] ? t("faceUp", { value: v }) : String(v) }, PIPS[v] ?? v))),

@@ -1,5 +1,5 @@
 // The table page: one WebSocket, the server's state rendered, intents sent back.
-import { PAGE_LANGUAGE, PIPS, el, faceUp, faceWord, bidText, levelName, postJSON, t, tn } from "./api.js";
+import { PAGE_LANGUAGE, PIPS, el, faceUp, faceWord, bidText, levelName, listing, postJSON, t, tn } from "./api.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const $ = (id) => document.getElementById(id);
@@ -362,7 +362,7 @@ function renderSeats(message) {
     if (view?.turn === seat.name) classes.push("on-turn");
     if (!alive) classes.push("out");
     if (message.seat === index) classes.push("me");
-    if (view?.winner === seat.name) classes.push("winner");
+    if (view?.winners.includes(seat.name)) classes.push("winner");
     let diceRow = [];
     // Once the cups are lifted every die that was under them is shown, a player's whom the call
     // put out of the game included: the count is of all of them.
@@ -383,7 +383,8 @@ function renderSeats(message) {
     if (info?.public?.bullets !== undefined) {
       facts.push(el("span", { class: "revolver", title: t("bulletsTitle") }, tn("bullets", info.public.bullets, { chambers: chambers ?? "?" })));
     }
-    for (const [key, value] of Object.entries(info?.public ?? {})) if (key !== "bullets") facts.push(`${key}: ${value}`);
+    if (info?.public?.team !== undefined) facts.push(t("team", { number: info.public.team }));
+    for (const [key, value] of Object.entries(info?.public ?? {})) if (key !== "bullets" && key !== "team") facts.push(`${key}: ${value}`);
     return el("div", { class: classes.join(" "), "data-seat": index },
       el("div", { class: "name" }, seat.kind === "bot" ? botName(seat.name) : seat.name, seat.host ? " ★" : "",
         seat.kind === "bot" ? el("small", { title: seat.bot_kind }, t("botSeat", { level: (seat.bot_kind === boot.config.bot_kind && boot.config.bot_level && levelName(boot.config.bot_level)) || seat.bot_kind })) : null,
@@ -403,6 +404,8 @@ function renderActions(legal) {
   // Out of turn only the calls the rules allow there are offered (calza.anyone's exact).
   form.classList.toggle("out-of-turn", Boolean(legal.out_of_turn));
   form.querySelector(".bid-picker").hidden = Boolean(legal.out_of_turn);
+  $("out-of-turn-hint").hidden = !legal.out_of_turn;
+  $("out-of-turn-hint").textContent = legal.out_of_turn ? t("outOfTurn") : "";
   const quantities = [...new Set(legal.bids.map(([q]) => q))];
   const quantitySelect = $("bid-quantity");
   const min = legal.bids[0];
@@ -440,15 +443,16 @@ function renderReveal(reveal) {
 
 function renderBanner(message) {
   const banner = $("banner");
-  const winner = message.view?.winner;
+  const winners = (message.view?.winners ?? []).map(shownName);
   const stopped = message.table.status === "stopped" && message.table.stopped;
-  banner.hidden = !(message.table.status === "over" && winner) && !stopped;
+  banner.hidden = !(message.table.status === "over" && winners.length) && !stopped;
   if (banner.hidden) return;
   if (stopped) {
     banner.replaceChildren(el("strong", { id: "stopped" }, message.table.stopped));
     return;
   }
-  const parts = [el("strong", { id: "winner" }, t("wins", { name: shownName(winner) }))];
+  const won = winners.length === 1 ? t("wins", { name: winners[0] }) : t("winTogether", { names: listing(winners) });
+  const parts = [el("strong", { id: "winner" }, won)];
   const ratings = message.table.ratings;
   if (ratings) {
     parts.push(el("span", {}, t("ratings", { list: Object.entries(ratings)

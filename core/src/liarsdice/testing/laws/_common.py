@@ -21,7 +21,10 @@ ENUMERATION = "legal-bid enumeration agrees with validation"
 ROUNDS_END = "every round ends within the bid ladder"
 ONE_LOSER = "a challenge has exactly one loser, and the bid stands iff count >= quantity"
 DICE = "dice stay within the starting count and change only through effects"
-ONE_WINNER = "the game ends with exactly one winner, the only living player"
+ONE_WINNER = (
+    "the game is over once one side is left, if not before, and every living player is among its "
+    "winners"
+)
 ELIMINATED = "eliminated players never act"
 ILLEGAL_NOTHING = "illegal actions change nothing"
 REPLAY = "replaying the event log rebuilds the state"

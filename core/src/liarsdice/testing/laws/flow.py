@@ -1,7 +1,7 @@
 """Laws about accepting moves: legal ones apply, illegal ones change nothing, only the living act.
 
-The same module holds the law on the game's end: exactly one winner, the only living player,
-after whom nothing is accepted.
+The same module holds the law on the game's end: it is over once one side (a player, or a team) is
+left, if not before, with every living player among the winners, and nothing is accepted after.
 """
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from liarsdice import engine
 from liarsdice.events import GameWon, OpenerChosen, RoundStarted
-from liarsdice.models import BidAction, CallAction, TimeoutAction
+from liarsdice.models import BidAction, CallAction, GameState, TimeoutAction
 from liarsdice.ruleset import Ruleset
 from liarsdice.testing.driver import ILLEGAL, TIMEOUT, Step, timeline
 from liarsdice.testing.laws._common import (
@@ -79,10 +80,18 @@ def eliminated_players_never_act(rules: Ruleset, steps: Sequence[Step]) -> None:
                         )
 
 
+def living_sides(rules: Ruleset, state: GameState) -> list[tuple[str, ...]]:
+    """The sides (:func:`liarsdice.engine.sides`) that still have a living player."""
+    alive = {player.name for player in state.alive}
+    return [side for side in engine.sides(rules, state) if alive.intersection(side)]
+
+
 def game_has_one_winner(rules: Ruleset, steps: Sequence[Step]) -> None:
-    """While two or more players live the game goes on; once one is left the game is won, by that
-    player, with exactly one ``GameWon`` event, and nothing is accepted afterwards. (A game the
-    driver cut short is checked as far as it went.)"""
+    """Once only one side has living players the game is over (a side is one player, or a team:
+    ``liarsdice_partners``); it may end earlier where the rules say (``liarsdice_game_winners``).
+    An ended game has exactly one ``GameWon`` event, naming the winners the state records, with
+    every living player among them, and nothing is accepted afterwards. (A game the driver cut
+    short is checked as far as it went.)"""
     played = list(timeline(steps))
     wins = [
         (index, event)
@@ -99,11 +108,14 @@ def game_has_one_winner(rules: Ruleset, steps: Sequence[Step]) -> None:
         assert after is not None
         living = [p.name for p in after.alive]
         if after.over:
-            if living != [after.winner]:
+            if not set(living) <= set(after.winners):
                 raise LawViolation(
-                    ONE_WINNER, rules, f"winner {after.winner}, living {living}", at_step(step)
+                    ONE_WINNER,
+                    rules,
+                    f"winners {list(after.winners)}, living {living}",
+                    at_step(step),
                 )
-            if not wins or wins[0][0] > index or wins[0][1].player != after.winner:
+            if not wins or wins[0][0] > index or wins[0][1].winners != after.winners:
                 raise LawViolation(
                     ONE_WINNER, rules, "the game is won without a matching GameWon", at_step(step)
                 )
@@ -114,9 +126,9 @@ def game_has_one_winner(rules: Ruleset, steps: Sequence[Step]) -> None:
                     "a move was accepted after the game was won",
                     at_step(played[index + 1]),
                 )
-        elif len(living) < 2:
+        elif len(living_sides(rules, after)) < 2:
             raise LawViolation(
-                ONE_WINNER, rules, f"living {living} but nobody has won", at_step(step)
+                ONE_WINNER, rules, f"living {living}, one side, but nobody has won", at_step(step)
             )
         elif wins and wins[0][0] <= index:
             raise LawViolation(
