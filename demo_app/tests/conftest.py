@@ -391,11 +391,13 @@ def database_url(request: Any, tmp_path: Path) -> Iterator[str]:
     db.engine_for(url).dispose()  # the pool's connections: closed
 
 
-def create_in_lobby(page: Any, host: str, **choices: str) -> str:
+def create_in_lobby(
+    page: Any, host: str, *, switched_on: tuple[str, ...] = (), **choices: str
+) -> str:
     """Create a table through the lobby's form (nickname Iris, dudo's rules, then ``choices``:
-    form field id -> value); returns the new table's code, with ``page`` on the table. Dudo's
-    rules are the dudo preset at 5 dice each, else its variants (dice loss, calza) without the
-    preset, which is for 5 dice only."""
+    form field id -> value, and the bool options ``switched_on`` ticked); returns the new table's
+    code, with ``page`` on the table. Dudo's rules are the dudo preset at 5 dice each, else its
+    variants (dice loss, calza) without the preset, which is for 5 dice only."""
     page.goto(f"http://{host}/")
     page.fill("#nickname", "Iris")
     if choices.get("dice_per_player", "5") == "5":
@@ -409,6 +411,8 @@ def create_in_lobby(page: Any, host: str, **choices: str) -> str:
             page.select_option(f"#{field}", value)
         else:
             page.fill(f"#{field}", value)
+    for key in switched_on:
+        page.check(f"input[data-key='{key}']")
     page.wait_for_selector(".validation.ok")
     page.click("#create-button")
     page.wait_for_url("**/t/*")

@@ -227,18 +227,14 @@ def test_under_calza_anyone_a_seat_not_on_turn_gets_the_exact_button(
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(f"http://{live_server}/")
-    page.fill("#nickname", "Iris")
-    page.select_option("#preset", "")
-    for variant in ("dice-loss", "calza"):
-        page.check(f"input[name=variant][value={variant}]")
-    page.check("input[data-key='calza.anyone']")
-    page.fill("#seats", "3")
-    page.fill("#dice_per_player", "2")
-    page.select_option("#bot_kind", "odds")
-    page.wait_for_selector(".validation.ok")
-    page.click("#create-button")
-    page.wait_for_url("**/t/*")
+    create_in_lobby(
+        page,
+        live_server,
+        switched_on=("calza.anyone",),
+        seats="3",
+        dice_per_player="2",
+        bot_kind="odds",
+    )
     page.click("#start")
     page.wait_for_selector("#actions:visible")  # Iris opens (seat 1): a bid, no call yet
     assert page.is_visible("#bid-button") and not page.query_selector_all("#calls button")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from random import Random
+from typing import Any
 
 import pytest
 
@@ -28,6 +29,7 @@ from liarsdice.events import (
     TimedOut,
 )
 from liarsdice.models import Bid, BidAction, CallAction, GameState, TimeoutAction
+from liarsdice.options import CallRegistry
 from liarsdice.reducer import replay
 from liarsdice.simulate import random_action
 
@@ -649,3 +651,23 @@ def test_effects_on_a_player_already_out_are_dropped(install_plugins, plugin_fac
     assert eliminations == [Eliminated("Ann", "gone")]
     assert not game.state.player("Ann").alive
     assert events[-1] == OpenerChosen("Ben")
+
+
+def test_effects_that_leave_nobody_alive_are_a_plugin_error(
+    install_plugins: Any, plugin_factory: Any
+) -> None:
+    @hookimpl
+    def liarsdice_settle(state: GameState) -> list[Any]:
+        return [Eliminated(p.name, "swept away") for p in state.players if p.alive]
+
+    install_plugins({"sweep": plugin_factory("sweep", liarsdice_settle)})
+    game = Game(Ruleset.build(["sweep", "dice-loss"]), ["Ann", "Ben"], Random(0))
+    game.start_round()
+    game.bid(game.state.round.turn, 1, 2)  # type: ignore[union-attr]
+    with pytest.raises(PluginError, match="the effects of challenge left nobody alive"):
+        game.call(game.state.round.turn)  # type: ignore[union-attr]
+
+
+def test_a_call_made_out_of_turn_must_end_the_round() -> None:
+    with pytest.raises(ValueError, match="shout' is made out of turn, so it must end the round"):
+        CallRegistry("shouter").add("shout", "a call", ends_round=False, out_of_turn=True)

@@ -5,29 +5,15 @@ author might write it by mistake; the law must name it. Sound plugins that show 
 
 from __future__ import annotations
 
-import types
 from collections.abc import Callable, Iterator
 from random import Random
 from typing import Any
 
 import pytest
 
-from liarsdice import PluginStateSet, PrivateStateSet, Ruleset, VariantInfo, hookimpl
+from liarsdice import PluginStateSet, PrivateStateSet, Ruleset, hookimpl
 from liarsdice.testing import LawViolation, RandomChooser, laws, play_game
 from liarsdice.testing.plugins import extra_variants
-
-
-def leaky(name: str, *functions: Callable[..., Any]) -> types.ModuleType:
-    module = types.ModuleType(f"leaky_{name.replace('-', '_')}")
-    for function in functions:
-        setattr(module, function.__name__, function)
-
-    @hookimpl
-    def liarsdice_variant_info() -> VariantInfo:
-        return VariantInfo(f"Leaky {name}", "leaks hidden dice, for the law tests")
-
-    module.liarsdice_variant_info = liarsdice_variant_info  # type: ignore[attr-defined]
-    return module
 
 
 @hookimpl(specname="liarsdice_round_started")
@@ -61,9 +47,11 @@ LEAKS = {"copier": copy_into_private, "publisher": publish, "neighbour": tell_th
 
 
 @pytest.fixture(params=sorted(LEAKS))
-def leaking_rules(request: pytest.FixtureRequest) -> Iterator[Ruleset]:
+def leaking_rules(
+    request: pytest.FixtureRequest, plugin_factory: Callable[..., Any]
+) -> Iterator[Ruleset]:
     name = request.param
-    with extra_variants({name: leaky(name, LEAKS[name])}):
+    with extra_variants({name: plugin_factory(name, LEAKS[name])}):
         yield Ruleset.build(["dice-loss", name])
 
 

@@ -4,32 +4,18 @@ that name strangers, nobody, or the player as their own partner. A sound ``teams
 
 from __future__ import annotations
 
-import types
 from collections.abc import Callable
 from random import Random
 from typing import Any
 
 import pytest
 
-from liarsdice import Game, Ruleset, VariantInfo, engine, hookimpl
+from liarsdice import Game, Ruleset, engine, hookimpl
 from liarsdice.errors import BadHookResult
 from liarsdice.testing import LawViolation, RandomChooser, laws, play_game
 from liarsdice.testing.plugins import extra_variants
 
 PLAYERS = ["a", "b", "c", "d"]
-
-
-def side_plugin(name: str, *functions: Callable[..., Any]) -> types.ModuleType:
-    module = types.ModuleType(f"broken_{name.replace('-', '_')}")
-    for function in functions:
-        setattr(module, function.__name__, function)
-
-    @hookimpl
-    def liarsdice_variant_info() -> VariantInfo:
-        return VariantInfo(f"Broken {name}", "ends games wrongly, for the law tests")
-
-    module.liarsdice_variant_info = liarsdice_variant_info  # type: ignore[attr-defined]
-    return module
 
 
 def _team(state: Any, player: str) -> tuple[str, ...]:
@@ -62,15 +48,19 @@ def play_until_the_law_breaks(rules: Ruleset) -> LawViolation | None:
     return None
 
 
-def test_the_law_catches_winners_who_are_out_while_the_other_side_lives() -> None:
-    with extra_variants({"wrong-team": side_plugin("wrong-team", partners, losers_win)}):
+def test_the_law_catches_winners_who_are_out_while_the_other_side_lives(
+    plugin_factory: Callable[..., Any],
+) -> None:
+    with extra_variants({"wrong-team": plugin_factory("wrong-team", partners, losers_win)}):
         violation = play_until_the_law_breaks(Ruleset.build(["dice-loss", "wrong-team"]))
     assert violation is not None and violation.law == laws.ONE_WINNER
     assert "living" in violation.detail
 
 
-def test_the_law_catches_a_game_that_goes_on_with_one_side_left() -> None:
-    with extra_variants({"no-end": side_plugin("no-end", partners)}):
+def test_the_law_catches_a_game_that_goes_on_with_one_side_left(
+    plugin_factory: Callable[..., Any],
+) -> None:
+    with extra_variants({"no-end": plugin_factory("no-end", partners)}):
         violation = play_until_the_law_breaks(Ruleset.build(["dice-loss", "no-end"]))
     assert violation is not None and "one side, but nobody has won" in violation.detail
 
@@ -90,13 +80,13 @@ def test_a_sound_teams_keeps_the_law() -> None:
     ],
 )
 def test_a_bad_list_of_winners_breaks_the_contract_and_names_the_plugin(
-    answer: Any, message: str
+    answer: Any, message: str, plugin_factory: Callable[..., Any]
 ) -> None:
     @hookimpl(specname="liarsdice_game_winners")
     def winners(state: Any) -> Any:
         return answer if any(not p.alive for p in state.players) else None
 
-    with extra_variants({"bad-end": side_plugin("bad-end", winners)}):
+    with extra_variants({"bad-end": plugin_factory("bad-end", winners)}):
         rules = Ruleset.build(["dice-loss", "bad-end"])
         game = Game(rules, PLAYERS, Random(0), dice_per_player=1)
         game.start_round()
@@ -106,12 +96,12 @@ def test_a_bad_list_of_winners_breaks_the_contract_and_names_the_plugin(
             game.call(game.state.round.turn)  # type: ignore[union-attr]
 
 
-def test_a_player_is_not_their_own_partner() -> None:
+def test_a_player_is_not_their_own_partner(plugin_factory: Callable[..., Any]) -> None:
     @hookimpl(specname="liarsdice_partners")
     def everyone(state: Any) -> tuple[str, ...]:
         return tuple(p.name for p in state.players)
 
-    with extra_variants({"self-partner": side_plugin("self-partner", everyone)}):
+    with extra_variants({"self-partner": plugin_factory("self-partner", everyone)}):
         rules = Ruleset.build(["dice-loss", "self-partner"])
         game = Game(rules, PLAYERS, Random(0), dice_per_player=1)
         with pytest.raises(BadHookResult, match="named 'a' as their own partner"):
