@@ -209,13 +209,13 @@ def test_players_read_labels_and_bot_levels_not_keys(live_server: str, browser: 
     assert bullets.locator(".option-label").inner_text() == label
     assert bullets.get_attribute("title") == "revolver.initial_bullets"  # the key: a hint only
     assert "revolver.initial_bullets" not in page.inner_text("#options")
-    assert "Hard (bayes)" in page.inner_text("#bot_kind")
-    create_in_lobby(page, live_server, seats="2", dice_per_player="1", bot_kind="bayes")
+    assert "Hard (mixed)" in page.inner_text("#bot_kind")
+    create_in_lobby(page, live_server, seats="2", dice_per_player="1", bot_kind="mixed")
     page.click("#start")
     page.wait_for_selector("#seats .seat[data-seat='1']")
     name = page.inner_text("#seats .seat[data-seat='1'] .name")
     assert name.startswith("Boris · bot, hard"), name
-    assert "(bot)" not in name and "bayes" not in name
+    assert "(bot)" not in name and "mixed" not in name
     assert not errors, errors
 
 

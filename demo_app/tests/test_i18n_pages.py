@@ -114,7 +114,7 @@ def test_the_table_page_embeds_the_translated_client_text(client: Any) -> None:
 
 def test_the_lobby_shows_bot_levels_in_the_page_language(client: Any) -> None:
     page = client.get("/?lang=ru").get_data(as_text=True)
-    assert "Сложный (bayes)" in page and "заполнить ботами" in page
+    assert "Сложный (mixed)" in page and "заполнить ботами" in page
 
 
 def test_the_catalogs_are_complete() -> None:

@@ -109,9 +109,9 @@ def test_the_lobby_offers_bots_by_level_and_options_by_label(client: Any) -> Non
     assert [(b["kind"], b["level"], b["label"]) for b in catalog["bots"][:3]] == [
         ("random", "easy", "Easy (random)"),
         ("odds", "medium", "Medium (odds)"),
-        ("bayes", "hard", "Hard (bayes)"),
+        ("mixed", "hard", "Hard (mixed)"),
     ]
-    assert "bayes" in catalog["bot_kinds"]  # the kinds, as the API takes them, are still listed
+    assert "mixed" in catalog["bot_kinds"]  # the kinds, as the API takes them, are still listed
     options = {o["key"]: o for v in catalog["variants"] for o in v["options"]}
     assert options["revolver.initial_bullets"]["label"] == (
         "Bullets loaded on a player's first lost round"
@@ -122,16 +122,16 @@ def test_the_lobby_offers_bots_by_level_and_options_by_label(client: Any) -> Non
         == "Ones are wild (they count toward every other face)"
     )
     lobby = client.get("/").get_data(as_text=True)
-    assert '<option value="bayes">fill with bots: Hard (bayes)</option>' in lobby
-    assert "fill with bayes bots" not in lobby
+    assert '<option value="mixed">fill with bots: Hard (mixed)</option>' in lobby
+    assert "fill with mixed bots" not in lobby
 
 
 def test_a_table_says_its_bots_level_and_its_odds_say_the_rule(client: Any) -> None:
-    body = {"nickname": "Iris", "preset": "casino", "seats": 3, "bot_kind": "bayes"}
+    body = {"nickname": "Iris", "preset": "casino", "seats": 3, "bot_kind": "mixed"}
     made = client.post("/api/tables", json=body).json
     assert made["ok"], made
     config = client.get(f"/api/tables/{made['code']}").json["config"]
-    assert config["bot_kind"] == "bayes" and config["bot_level"] == "hard"
+    assert config["bot_kind"] == "mixed" and config["bot_level"] == "hard"
     odds = html.unescape(client.get(f"/t/{made['code']}/odds").get_data(as_text=True))
     # Casino's ones are wild all game: the page says the rule, not "at the open".
     assert "(ones are wild: no bids on ones)" in odds

@@ -172,13 +172,24 @@ def legal_bids(
 def lowest_raises(rules: Ruleset, state: GameState, player: str, tries: int = 3) -> dict[int, Bid]:
     """For each face ``player`` may bid now, the lowest legal bid on it (faces with none left out).
 
-    The bots' fast path to the raises they weigh. Walks the ruleset's cached bid ladder (every
-    bid sorted by rank, :meth:`Ruleset.ladder`) from just above the bid on the table: the first
-    bids met on a face are its lowest raises, since a face's bids rank higher as the quantity
-    grows in every known order. Each face's first ``tries`` raises are put to the ``bid_problem``
-    hook, and the first one it lets through is kept. The rank hook is called once (for the bid on
-    the table), not once per probe. Falls back to the full list of legal bids (:func:`legal_bids`)
-    only when the walk finds nothing, so it stays cheap on every turn.
+    The bots' fast path to the raises they weigh: :func:`raises_by_face` with one raise a face.
+    """
+    return {face: bids[0] for face, bids in raises_by_face(rules, state, player, 1, tries).items()}
+
+
+def raises_by_face(
+    rules: Ruleset, state: GameState, player: str, count: int, tries: int = 3
+) -> dict[int, list[Bid]]:
+    """For each face ``player`` may bid now, its ``count`` lowest legal bids, lowest first (faces
+    with none left out; a face may have fewer).
+
+    Walks the ruleset's cached bid ladder (every bid sorted by rank, :meth:`Ruleset.ladder`) from
+    just above the bid on the table: the first bids met on a face are its lowest raises, since a
+    face's bids rank higher as the quantity grows in every known order. Each face's bids are put
+    to the ``bid_problem`` hook until ``count`` pass or ``tries`` more than that have failed. The
+    rank hook is called once (for the bid on the table), not once per probe. Falls back to the
+    full list of legal bids (:func:`legal_bids`) only when the walk finds nothing, so it stays
+    cheap on every turn.
     """
     round_ = state.round
     if round_ is None or round_.over:
@@ -189,24 +200,28 @@ def lowest_raises(rules: Ruleset, state: GameState, player: str, tries: int = 3)
     current = round_.current_bid
     start = 0 if current is None else bisect.bisect_right(keys, hooks.bid_rank(current))
     check = "bid_problem" in hooks.implemented
-    tried = dict.fromkeys((face for face in FACES if face not in refused), 0)
-    pending = len(tried)
-    found: dict[int, Bid] = {}
+    failed = dict.fromkeys((face for face in FACES if face not in refused), 0)
+    pending = len(failed)
+    found: dict[int, list[Bid]] = {}
     for bid in itertools.islice(bids, start, None):
         if not pending:
             break
         face = bid.face
-        if face in found or tried[face] == tries:
+        kept = found.setdefault(face, [])
+        if len(kept) == count or failed[face] == tries:
             continue
-        tried[face] += 1
         if not (check and hooks.bid_problem(state, player, bid, NO_PAYLOAD)):
-            found[face] = bid
-            pending -= 1
-        elif tried[face] == tries:
-            pending -= 1
+            kept.append(bid)
+            pending -= len(kept) == count
+        else:
+            failed[face] += 1
+            pending -= failed[face] == tries
+    found = {face: kept for face, kept in found.items() if kept}
     if not found:
         for bid in legal_bids(rules, state, player):
-            found.setdefault(bid.face, bid)
+            kept = found.setdefault(bid.face, [])
+            if len(kept) < count:
+                kept.append(bid)
     return found
 
 

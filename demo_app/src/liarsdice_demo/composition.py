@@ -10,7 +10,7 @@ computes (a variant may change another plugin's default: beside ``wild-sixes``,
 options and the presets for the lobby page; it is read at run time, so third-party variants appear
 without any change here. Players read an option by its ``label`` (its help, as the rules page
 shows it: :func:`liarsdice.rulespage.option_label`), a bot kind by its level (``bots``: "Hard
-(bayes)", :func:`liarsdice.bots.bot_label`); the keys and kind names stay what the API takes.
+(mixed)", :func:`liarsdice.bots.bot_label`); the keys and kind names stay what the API takes.
 
 Language: what players read here comes in the language given as ``locale`` (the page's, see
 :mod:`liarsdice_demo.i18n`): titles, summaries and help from core and the plugins (``str`` or

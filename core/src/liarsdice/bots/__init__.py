@@ -1,9 +1,11 @@
 """Bots: players that choose an action from a player's view, never from the hidden state.
 
 A bot kind is registered under the entry-point group ``liarsdice.bots`` as a factory
-``make(rules, rng) -> Bot``; the built-in kinds are found the same way. A bot's ``decide`` gets the
-seat's :class:`~liarsdice.views.PlayerView` (the dice that seat sees) and must return a legal
-action for the player on turn; its optional ``interject`` is asked, where the rules allow calls out
+``make(rules, rng) -> Bot``; the built-in kinds are found the same way. A bot's strategy is data:
+its ``policy`` gets the seat's :class:`~liarsdice.views.PlayerView` (the dice that seat sees) on
+its turn and answers the probability of each legal action (a :data:`Policy`, checked by
+:func:`checked_policy`), and its ``decide`` samples one from it with the bot's own injected
+``Random`` (:func:`sample`); its optional ``interject`` is asked, where the rules allow calls out
 of turn, whether it makes one (:func:`interjection`). Use :func:`liarsdice.views.view_state` to
 ask the rules questions about that view.
 
@@ -15,6 +17,7 @@ How hard a kind plays, in words a player reads, is :data:`LEVELS` (the one place
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Iterable, Mapping
 from importlib.metadata import entry_points
 from random import Random
@@ -29,14 +32,66 @@ from liarsdice.views import PlayerView
 GROUP = "liarsdice.bots"
 
 
+#: A strategy at one decision: each action the bot may take, with the probability it takes it.
+#: The actions are legal for the player on turn, the probabilities positive and summing to 1.
+Policy = Mapping[Action, float]
+
+#: How far a policy's probabilities may sum from 1 (rounding) before :func:`checked_policy` refuses.
+TOLERANCE = 1e-6
+
+
 class Bot(Protocol):
     """Something that plays a seat. A bot may also have ``interject(view) -> Action | None``:
     a call to make out of turn now (``view.viewer`` is not on turn; only the kinds the rules let
     be made out of turn are legal), or ``None`` to let play go on; :func:`interjection` asks it."""
 
-    def decide(self, view: PlayerView) -> Action:
-        """The action to take for ``view.viewer``, whose turn it is."""
+    def policy(self, view: PlayerView) -> Policy:
+        """The probability of each action ``view.viewer``, whose turn it is, may take: a function
+        of the view alone (the same view gives the same policy)."""
         ...
+
+    def decide(self, view: PlayerView) -> Action:
+        """An action for ``view.viewer``, drawn from :meth:`policy` with the bot's own ``Random``."""
+        ...
+
+
+class BadPolicy(PluginError):
+    """A bot's policy is not a probability distribution over actions."""
+
+
+def checked_policy(policy: Policy) -> dict[Action, float]:
+    """``policy`` as a dict, with its probabilities made to sum to exactly 1 and actions of
+    probability 0 dropped; :class:`BadPolicy` if it is empty, has a negative, NaN or infinite
+    probability, or does not sum to 1 within :data:`TOLERANCE`."""
+    found = dict(policy)
+    bad = [p for p in found.values() if not (math.isfinite(p) and p >= 0.0)]
+    if bad:
+        raise BadPolicy(f"a policy has a probability that is negative or not finite: {bad[0]!r}")
+    total = math.fsum(found.values())
+    if not found or abs(total - 1.0) > TOLERANCE:
+        raise BadPolicy(f"a policy's probabilities sum to {total!r}, not 1: {found!r}")
+    return {action: p / total for action, p in found.items() if p > 0.0}
+
+
+def sample(policy: Policy, rng: Random) -> Action:
+    """One action drawn from ``policy`` with ``rng`` (one ``rng.random()`` draw; an action of
+    probability 1 costs no draw, so a certain choice leaves ``rng`` where it was)."""
+    found = checked_policy(policy)
+    actions = list(found)
+    if len(actions) == 1:
+        return actions[0]
+    point = rng.random()
+    running = 0.0
+    for action in actions:
+        running += found[action]
+        if point < running:
+            return action
+    return actions[-1]
+
+
+def certain(action: Action) -> dict[Action, float]:
+    """The policy that takes ``action`` for sure."""
+    return {action: 1.0}
 
 
 def interjection(bot: Bot, view: PlayerView) -> Action | None:
@@ -49,9 +104,10 @@ def interjection(bot: Bot, view: PlayerView) -> Action | None:
 BotFactory = Callable[[Ruleset, Random], Bot]
 
 
-#: The level of each built-in kind, weakest first; the order follows the measured tournament in
-#: docs/bots.md (bayes 72.6%, odds 26.8%, random 0.6% of 500 three-seat games).
-LEVELS: Mapping[str, str] = {"random": "easy", "odds": "medium", "bayes": "hard"}
+#: The level of each built-in kind, weakest first; the order follows the measured tournaments in
+#: docs/bots.md. ``bayes``, the hard level before ``mixed``, has none: it is kept to measure
+#: against, and shown by its name.
+LEVELS: Mapping[str, str] = {"random": "easy", "odds": "medium", "mixed": "hard"}
 #: Each level's name for players.
 LEVEL_NAMES: Mapping[str, Text] = {"easy": _("Easy"), "medium": _("Medium"), "hard": _("Hard")}
 

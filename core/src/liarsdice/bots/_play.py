@@ -27,7 +27,6 @@ Everything is read from the :class:`~liarsdice.views.PlayerView` through
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from random import Random
 
 import attrs
 
@@ -202,14 +201,15 @@ def best(choices: Sequence[Choice]) -> Choice:
     return max(choices, key=lambda choice: choice.value)
 
 
-def fallback(rules: Ruleset, table: Table, rng: Random) -> Action:
-    """Any legal action, for when no choice was scored (only an unknown call kind is left)."""
-    calls = table.calls()
+def fallback(rules: Ruleset, table: Table) -> dict[Action, float]:
+    """A policy over legal actions, for when no choice was scored (only an unknown call kind is
+    left): the lowest legal bid if there is one, else every legal call alike."""
     bids = engine.legal_bids(rules, table.state, table.me, 1)
     if bids:
-        return BidAction(table.me, bids[0])
+        return {BidAction(table.me, bids[0]): 1.0}
+    calls = table.calls()
     if calls:
-        return CallAction(table.me, rng.choice(calls))
+        return {CallAction(table.me, kind): 1.0 / len(calls) for kind in calls}
     raise RuntimeError(f"{table.me} has no legal action")
 
 

@@ -42,6 +42,7 @@ from random import Random
 import attrs
 
 from liarsdice import engine, odds
+from liarsdice.bots import Policy, sample
 from liarsdice.bots._play import (
     Choice,
     Table,
@@ -202,18 +203,27 @@ class BayesBot:
         as the odds bot does)."""
         return exact_interjection(self.rules, view)
 
-    def decide(self, view: PlayerView) -> Action:
+    def policy(self, view: PlayerView) -> Policy:
+        """The choice of highest value; when that is a raise, with chance ``bluff_rate * (1 -
+        cost)`` one of the bluffs nearly as good instead (each alike), if there are any."""
         table, _, found = self.choices(view)
         if not found:
-            return fallback(self.rules, table, self.rng)
+            return fallback(self.rules, table)
         chosen = best(found)
-        bluff = self.rng.random() < self.bluff_rate * (1.0 - table.cost)
-        if bluff and chosen.kind == "raise":
-            chosen = self._bluff(table, found, chosen)
-        return chosen.action
+        bluffs = self._bluffs(table, found, chosen) if chosen.kind == "raise" else []
+        rate = self.bluff_rate * (1.0 - table.cost)
+        if not bluffs or rate <= 0.0:
+            return {chosen.action: 1.0}
+        policy = {chosen.action: 1.0 - rate}
+        for choice in bluffs:
+            policy[choice.action] = rate / len(bluffs)
+        return policy
 
-    def _bluff(self, table: Table, found: Sequence[Choice], chosen: Choice) -> Choice:
-        """A raise on a face the bot's own dice do not support, if one is nearly as good."""
+    def decide(self, view: PlayerView) -> Action:
+        return sample(self.policy(view), self.rng)
+
+    def _bluffs(self, table: Table, found: Sequence[Choice], chosen: Choice) -> list[Choice]:
+        """The raises on a face the bot's own dice do not support that are nearly as good."""
         candidates = []
         for choice in found:
             if choice.kind != "raise" or choice is chosen or choice.bid is None:
@@ -223,7 +233,7 @@ class BayesBot:
             fair = len(table.hand) * len(counted.intersection(FACES)) / 6
             if mine <= fair and choice.value >= chosen.value - BLUFF_MARGIN:
                 candidates.append(choice)
-        return self.rng.choice(candidates) if candidates else chosen
+        return candidates
 
 
 def measure_tilts(

@@ -10,7 +10,8 @@ otherwise), whatever the other players have bid. On its turn the bot weighs thre
 - an **exact call**, when the rules have one and it pays: its chance of being exactly right times
   the reward outweighs the cost of missing.
 
-It takes the one of highest value. Out of turn, where the rules allow an exact call there
+It takes the one of highest value, always: its policy is certain (one action at probability 1).
+Out of turn, where the rules allow an exact call there
 (``calza.anyone``), it calls exact when that is more likely right than wrong
 (:func:`~liarsdice.bots._play.exact_interjection`). The cost of a lost round grows with its own
 bullets (or falling dice), so a bot with 4 bullets takes the choice that loses less often where one
@@ -22,6 +23,7 @@ from __future__ import annotations
 from random import Random
 
 from liarsdice import odds
+from liarsdice.bots import Policy, sample
 from liarsdice.bots._play import (
     Choice,
     Table,
@@ -76,8 +78,12 @@ class OddsBot:
         """Out of turn: calls exact when it is more likely right than wrong."""
         return exact_interjection(self.rules, view)
 
-    def decide(self, view: PlayerView) -> Action:
+    def policy(self, view: PlayerView) -> Policy:
+        """The choice of highest value, for certain."""
         found = self.choices(view)
         if not found:
-            return fallback(self.rules, Table(self.rules, view), self.rng)
-        return best(found).action
+            return fallback(self.rules, Table(self.rules, view))
+        return {best(found).action: 1.0}
+
+    def decide(self, view: PlayerView) -> Action:
+        return sample(self.policy(view), self.rng)

@@ -1,0 +1,283 @@
+"""The ``mixed`` bot, the hard level: a mixed strategy on the bayes bot's beliefs.
+
+It reads the other players' bids as :mod:`~liarsdice.bots.bayes_bot` does (the same tilts), and
+differs in three ways:
+
+**It weighs the next player's answer.** A raise is only tested if the next player challenges it,
+and that player challenges more often when they hold fewer of its face, which is just when the
+raise is more likely false. So the bot models the next player: for each number ``k`` of their dice
+under the cup that count toward the face (at the bot's belief about them), the chance the raise
+looks true *to them* — their ``k``, every die face up, and the rest unseen, the bot's own dice
+tilted toward the face it bids, as a reader of bids would see them — and from it the chance they
+challenge (:data:`CHALLENGE_BELOW`, softened by :data:`CHALLENGE_SOFTNESS`). The raise loses when
+they challenge and it is false, and wins when they challenge and it is true, summed over ``k``. A
+partner next (``liarsdice_partners``) never challenges it.
+
+**It considers jumps.** Each face's :data:`RAISES_PER_FACE` lowest legal raises are valued, not
+only the lowest: a jump to a bid that is likely true but looks doubtful puts the next player on
+the spot.
+
+**It mixes.** Its policy puts weight on every choice within :data:`MARGIN` eliminations of the
+best, in proportion to ``exp(value / TEMPERATURE)``: close calls are randomised, and a raise it
+barely prefers does not always win. An opening bid says the most about a hand, so at the opening
+:data:`DISGUISE` of the weight goes alike to the lowest opening bid on every face: the opening bid
+does not give its dice away. (The values above look one answer ahead, so they see what a bluff
+costs and not what an honest opening tells the table; the disguise is the price of that, paid
+knowingly.)
+
+When the rules let calls be made out of turn, it calls exact there as the other bots do.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from random import Random
+
+from liarsdice import odds
+from liarsdice.bots import Policy, sample
+from liarsdice.bots._play import Choice, Table, call_choice, exact_interjection, fallback
+from liarsdice.bots.bayes_bot import TILT_FOLLOW, TILT_OPEN, TILT_SWITCH, Beliefs
+from liarsdice.legality import raises_by_face
+from liarsdice.models import Action, Bid, BidAction
+from liarsdice.ruleset import FACES, Ruleset
+from liarsdice.views import PlayerView
+
+#: How many of each face's lowest legal raises are valued (the lowest and two jumps).
+RAISES_PER_FACE = 3
+#: A choice gets weight only within this many eliminations of the best one.
+MARGIN = 0.05
+#: How sharply the weight falls with value (eliminations): ``exp((value - best) / TEMPERATURE)``.
+TEMPERATURE = 0.015
+#: The share of an opening's weight spread alike over the lowest opening bid on every face.
+DISGUISE = 0.25
+#: The next player challenges a bid that looks less likely than this to be true...
+CHALLENGE_BELOW = 0.42
+#: ...with a chance that falls off smoothly around it (a logistic of this width).
+CHALLENGE_SOFTNESS = 0.06
+#: How much the next player is taken to read into the bot's own bid (log-odds per die), as a
+#: fraction of the bayes bot's tilts: readers read, the odds bot does not.
+READING = 0.5
+
+
+class MixedBot:
+    """Bayes beliefs, the next player's answer weighed, jumps considered, and a mixed policy."""
+
+    def __init__(self, rules: Ruleset, rng: Random) -> None:
+        self.rules = rules
+        self.rng = rng
+
+    def choices(self, view: PlayerView) -> tuple[Table, list[Choice]]:
+        """The table and every choice considered on this turn, with its chances and value."""
+        table = Table(self.rules, view)
+        beliefs = Beliefs(table, (TILT_OPEN, TILT_SWITCH, TILT_FOLLOW))
+        counts = _Counts(table, beliefs)
+        found: list[Choice] = []
+        for face, bids in raises_by_face(
+            self.rules, table.state, table.me, RAISES_PER_FACE
+        ).items():
+            for bid in bids:
+                found.append(counts.raise_choice(bid, face))
+        if table.current is not None:
+            face, quantity = table.current.face, table.current.quantity
+            true = counts.true(face, quantity)
+            exact = counts.exactly(face, quantity)
+            for kind in table.calls():
+                choice = call_choice(table, kind, true, exact)
+                if choice is not None:
+                    found.append(choice)
+        return table, found
+
+    def policy(self, view: PlayerView) -> Policy:
+        """Every choice within :data:`MARGIN` of the best, weighted by value; an opening
+        disguised (see the module docstring)."""
+        table, found = self.choices(view)
+        if not found:
+            return fallback(self.rules, table)
+        policy = _softmax(found)
+        if table.current is None:
+            policy = _disguised(policy, found)
+        return policy
+
+    def decide(self, view: PlayerView) -> Action:
+        return sample(self.policy(view), self.rng)
+
+    def interject(self, view: PlayerView) -> Action | None:
+        """Out of turn: calls exact when it is more likely right than wrong."""
+        return exact_interjection(self.rules, view)
+
+
+def _softmax(found: Sequence[Choice]) -> dict[Action, float]:
+    top = max(choice.value for choice in found)
+    weights = {
+        choice.action: math.exp((choice.value - top) / TEMPERATURE)
+        for choice in found
+        if choice.value >= top - MARGIN
+    }
+    total = sum(weights.values())
+    return {action: weight / total for action, weight in weights.items()}
+
+
+def _disguised(policy: dict[Action, float], found: Sequence[Choice]) -> dict[Action, float]:
+    """``policy`` with :data:`DISGUISE` of its weight spread over the lowest opening bid on each
+    face."""
+    lowest: dict[int, Choice] = {}
+    for choice in found:
+        if choice.bid is not None and choice.bid.face not in lowest:
+            lowest[choice.bid.face] = choice
+    cover = list(lowest.values())
+    if len(cover) < 2:
+        return policy
+    mixed = {action: weight * (1.0 - DISGUISE) for action, weight in policy.items()}
+    for choice in cover:
+        mixed[choice.action] = mixed.get(choice.action, 0.0) + DISGUISE / len(cover)
+    return mixed
+
+
+class _Counts:
+    """The count toward each face, split into the next player's dice under the cup and the rest,
+    by the bot's beliefs; and how the next player sees a bid."""
+
+    def __init__(self, table: Table, beliefs: Beliefs) -> None:
+        self.table = table
+        self.beliefs = beliefs
+        nxt = table.next_player
+        self.next = nxt if nxt is not None and nxt != table.me else None
+        seat = table.seats.get(self.next) if self.next is not None else None
+        self.next_hidden = 0 if seat is None else seat.dice - len(seat.shown)
+        self.next_is_partner = self.next in table.partners
+        mine = table.seats[table.me]
+        self.my_hidden = mine.dice - len(mine.shown)
+        self._rest: dict[int, tuple[float, ...]] = {}
+        self._next: dict[int, tuple[float, ...]] = {}
+
+    def _chance(self, face: int) -> float:
+        return len(self.table.faces(face).intersection(FACES)) / 6
+
+    def next_pmf(self, face: int) -> tuple[float, ...]:
+        """P(k of the next player's dice under the cup count toward ``face``), by belief."""
+        found = self._next.get(face)
+        if found is None:
+            chances = self.beliefs.chances.get(self.next) if self.next is not None else None
+            counted = self.table.faces(face)
+            q = (
+                sum(chances[x - 1] for x in counted if 1 <= x <= 6)
+                if chances is not None
+                else self._chance(face)
+            )
+            found = self._next[face] = odds.binomial_pmf(self.next_hidden, q)
+        return found
+
+    def rest_tail(self, face: int) -> tuple[float, ...]:
+        """P(everything but the next player's hidden dice counts at least m toward ``face``), for
+        m = 0, 1, ...: the dice the bot sees, then every other opponent by belief."""
+        found = self._rest.get(face)
+        if found is not None:
+            return found
+        table, beliefs = self.table, self.beliefs
+        counted = table.faces(face)
+        p = self._chance(face)
+        pmf: list[float] = [1.0]
+        plain = 0
+        for seat in beliefs.others:
+            if seat.name == self.next:
+                continue
+            hidden = beliefs.hidden[seat.name]
+            chances = beliefs.chances.get(seat.name)
+            if chances is None:
+                plain += hidden
+                continue
+            q = sum(chances[x - 1] for x in counted if 1 <= x <= 6)
+            pmf = _convolve(pmf, odds.binomial_pmf(hidden, q))
+        pmf = _convolve(pmf, odds.binomial_pmf(plain, p))
+        known = sum(die in counted for die in table.known)
+        tail = [0.0] * (known + len(pmf) + 1)
+        running = 0.0
+        for m in range(len(pmf) - 1, -1, -1):
+            running += pmf[m]
+            tail[known + m] = running
+        for m in range(known):
+            tail[m] = 1.0
+        found = self._rest[face] = tuple(tail)
+        return found
+
+    def _tail_at(self, face: int, m: int) -> float:
+        tail = self.rest_tail(face)
+        return 1.0 if m <= 0 else tail[m] if m < len(tail) else 0.0
+
+    def true(self, face: int, quantity: int) -> float:
+        """P(at least ``quantity`` dice count toward ``face``), by belief."""
+        return sum(
+            chance * self._tail_at(face, quantity - k)
+            for k, chance in enumerate(self.next_pmf(face))
+        )
+
+    def exactly(self, face: int, quantity: int) -> float:
+        """P(exactly ``quantity`` dice count toward ``face``), by belief."""
+        total = 0.0
+        for k, chance in enumerate(self.next_pmf(face)):
+            m = quantity - k
+            total += chance * (self._tail_at(face, m) - self._tail_at(face, m + 1))
+        return total
+
+    def looks_true(self, bid: Bid, k: int) -> float:
+        """How likely ``bid`` looks to the next player holding ``k`` of its face under the cup:
+        their ``k``, the dice face up, the bot's hidden dice read as tilted toward the face, and
+        every other unseen die at the hook's chance."""
+        table = self.table
+        counted = table.faces(bid.face)
+        p = self._chance(bid.face)
+        shown = sum(die in counted for die in table.public)
+        need = bid.quantity - k - shown
+        if need <= 0:
+            return 1.0
+        weight = math.exp(READING * _tilt(table, bid))
+        tilted = p * weight / (p * weight + 1.0 - p) if p < 1.0 else 1.0
+        unseen = table.dice_in_play - len(table.public) - self.next_hidden - self.my_hidden
+        mine = odds.binomial_pmf(self.my_hidden, tilted)
+        others = odds.binomial_tail(max(0, unseen), p)
+        total = 0.0
+        for j, chance in enumerate(mine):
+            rest = need - j
+            total += chance * (1.0 if rest <= 0 else others[rest] if rest < len(others) else 0.0)
+        return min(1.0, total)
+
+    def raise_choice(self, bid: Bid, face: int) -> Choice:
+        """The value of raising to ``bid``, given how the next player will answer it."""
+        table = self.table
+        lose = gain = 0.0
+        worth = table.worth(self.next)
+        total_true = 0.0
+        if not self.next_is_partner and self.next is not None:
+            for k, chance in enumerate(self.next_pmf(face)):
+                true = self._tail_at(face, bid.quantity - k)
+                total_true += chance * true
+                challenged = _challenge_chance(self.looks_true(bid, k))
+                lose += chance * challenged * (1.0 - true)
+                gain += chance * challenged * true * worth
+        else:
+            total_true = self.true(face, bid.quantity)
+        action = BidAction(table.me, bid)
+        return Choice(action, "raise", bid, total_true, lose, gain, gain - table.cost * lose)
+
+
+def _challenge_chance(looks: float) -> float:
+    return 1.0 / (1.0 + math.exp((looks - CHALLENGE_BELOW) / CHALLENGE_SOFTNESS))
+
+
+def _tilt(table: Table, bid: Bid) -> float:
+    """The bayes bot's tilt for ``bid`` made now: an opening, a kept face or a switched one."""
+    if table.current is None:
+        return TILT_OPEN
+    return TILT_FOLLOW if table.current.face == bid.face else TILT_SWITCH
+
+
+def _convolve(a: Sequence[float], b: Sequence[float]) -> list[float]:
+    if len(b) == 1:
+        return [x * b[0] for x in a]
+    out = [0.0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                out[i + j] += x * y
+    return out

@@ -1,0 +1,131 @@
+"""The hard level (``mixed``): it mixes where a good policy mixes, bluffs at the last die, jumps,
+and keeps the levels' order in seeded tournaments."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from random import Random
+
+import pytest
+
+from liarsdice import Game, Ruleset, engine, tournament
+from liarsdice.bots import make_bot
+from liarsdice.bots.bayes_bot import BayesBot
+from liarsdice.bots.mixed_bot import MixedBot
+from liarsdice.models import BidAction, CallAction, GameState
+from liarsdice.views import player_view
+
+
+def _situations(rules: Ruleset, seed: int, count: int, players: int = 3) -> list[GameState]:
+    """States on someone's turn, reached by the mixed bot playing every seat."""
+    rng = Random(seed)
+    found: list[GameState] = []
+    while len(found) < count:
+        names = [f"p{i}" for i in range(players)]
+        bots = {name: MixedBot(rules, Random(rng.random())) for name in names}
+        state, _ = engine.new_game(rules, names, rng, dice_per_player=rng.randint(2, 5))
+        while not state.over and len(found) < count:
+            state, _ = engine.start_round(rules, state, rng)
+            while state.round is not None and not state.round.over:
+                found.append(state)
+                player = state.round.turn
+                action = bots[player].decide(player_view(rules, state, player))
+                state, _ = engine.step(rules, state, action, rng)
+    return found[:count]
+
+
+@pytest.fixture(scope="module")
+def endgame_rules() -> Ruleset:
+    """OpenSpiel's liars_dice: sixes wild, a lost round costs the last die."""
+    return Ruleset.build(["wild-sixes", "dice-loss"], {"standard.wild_ones": False})
+
+
+def test_the_opening_bid_does_not_give_the_die_away(endgame_rules: Ruleset) -> None:
+    for die in range(1, 6):
+        game = Game(endgame_rules, ["a", "b"], Random(0), dice_per_player=1)
+        game.start_round({"a": [die], "b": [die % 5 + 1]})
+        assert game.state.round is not None
+        opener = game.state.round.turn
+        view = game.view(opener)
+        weights: dict[int, float] = {}
+        for action, p in MixedBot(endgame_rules, Random(0)).policy(view).items():
+            assert isinstance(action, BidAction)
+            weights[action.bid.face] = weights.get(action.bid.face, 0.0) + p
+        held = game.state.round.rolls[opener][0]
+        assert weights.get(held, 0.0) < 0.8, weights  # the bayes bot bids its own face for sure
+        assert sum(p for face, p in weights.items() if face != held) >= 0.2
+        bayes = BayesBot(endgame_rules, Random(0)).policy(view)
+        assert {a.bid.face for a in bayes if isinstance(a, BidAction)} == {held}
+
+
+def test_it_bluffs_at_the_last_die_where_bayes_never_does(endgame_rules: Ruleset) -> None:
+    """With one die left a lost round is the game (cost 1), and bayes's bluff rate is scaled to 0
+    there; mixed puts weight on raises its die does not support, after the opening too."""
+    bluffed = {"mixed": 0, "bayes": 0}
+    for die in range(1, 6):
+        for first in range(1, 6):
+            game = Game(endgame_rules, ["a", "b"], Random(0), dice_per_player=1)
+            game.start_round({"a": [die], "b": [die]})
+            assert game.state.round is not None
+            opener = game.state.round.turn
+            other = "b" if opener == "a" else "a"
+            game.bid(opener, 1, first)
+            view = game.view(other)
+            for kind, bot in (
+                ("mixed", MixedBot(endgame_rules, Random(0))),
+                ("bayes", BayesBot(endgame_rules, Random(0))),
+            ):
+                policy = bot.policy(view)
+                bluffed[kind] += any(
+                    isinstance(a, BidAction) and a.bid.face not in (die, 6) and p > 0
+                    for a, p in policy.items()
+                )
+    assert bluffed["mixed"] > 0 and bluffed["bayes"] == 0, bluffed
+
+
+def test_it_mixes_and_jumps(rules_of_preset: Callable[[str], Ruleset]) -> None:
+    rules = rules_of_preset("dudo")
+    mixed = jumps = 0
+    states = _situations(rules, 4, 300)
+    for state in states:
+        assert state.round is not None
+        player = state.round.turn
+        policy = MixedBot(rules, Random(0)).policy(player_view(rules, state, player))
+        mixed += len(policy) > 1
+        lowest = engine.legal_bids(rules, state, player, 200)
+        first = {}
+        for bid in lowest:
+            first.setdefault(bid.face, bid)
+        jumps += any(isinstance(a, BidAction) and a.bid != first.get(a.bid.face) for a in policy)
+    assert mixed / len(states) > 0.2, mixed
+    assert jumps / len(states) > 0.05, jumps
+
+
+def test_a_close_call_is_randomised(rules_of_preset: Callable[[str], Ruleset]) -> None:
+    rules = rules_of_preset("dudo")
+    split = 0
+    for state in _situations(rules, 9, 300):
+        assert state.round is not None
+        player = state.round.turn
+        policy = MixedBot(rules, Random(0)).policy(player_view(rules, state, player))
+        challenge = policy.get(CallAction(player, "challenge"), 0.0)
+        split += 0.0 < challenge < 1.0
+    assert split > 0
+
+
+@pytest.mark.parametrize("preset", ["dudo", "casino"])
+def test_the_levels_keep_their_order(preset: str) -> None:
+    """Seeded, so deterministic: each level against the one below, three seats, 150 games."""
+    rules = Ruleset.build(preset=preset)
+    for strong, weak in (("mixed", "bayes"), ("mixed", "odds"), ("odds", "random")):
+        report = tournament.run(rules, [strong, weak, weak], 150, 5)
+        rate = {r.kind: r.win_rate for r in report.results}
+        assert rate[strong] > rate[weak], (strong, weak, rate)
+
+
+def test_the_hard_level_plays_for_its_team() -> None:
+    rules = Ruleset.build(["teams", "dice-loss"])
+    played = tournament.run(rules, ["mixed", "odds", "mixed", "odds"], 10, 2, dice_per_player=3)
+    assert sum(r.wins for r in played.results) >= 10  # a whole side wins each game
+    bot = make_bot("mixed", rules, Random(0))
+    assert bot.policy  # the kind answers the contract's question
