@@ -2,9 +2,12 @@
 
 Usage: uv run python benchmarks/bot_decisions.py [--preset dudo] [--games 40] [--runs 5]
 
-Each run is a tournament (`liarsdice.tournament.run`) between three ``bayes`` and three ``odds``
-bots, the random bot beside them as the baseline of the same run; prints, per kind, the median
+Each run is a tournament (`liarsdice.tournament.run`) between two ``mixed``, two ``bayes`` and two
+``odds`` bots, and a second one between six ``random`` bots as the baseline of the same run; prints, per kind, the median
 over runs of the median decision time with every die in play, and its ratio to the random bot's.
+Then the cost of a bot's move in the demo app, per kind: what the demo's bot driver does before it
+applies the move (``Game.view`` of the bot's seat, then ``decide``), timed over the moves of whole
+6 x 5 games with that kind in every seat; median over runs, and the ratio to the random bot's.
 Asserts nothing.
 """
 
@@ -12,11 +15,34 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import time
+from random import Random
 
+from liarsdice.bots import make_bot
+from liarsdice.game import Game
 from liarsdice.ruleset import Ruleset
 from liarsdice.tournament import run
 
-KINDS = ["bayes", "bayes", "odds", "odds", "random", "random"]
+KINDS = ["mixed", "mixed", "bayes", "bayes", "odds", "odds"]
+BASELINE = ["random"] * 6
+
+
+def demo_move_ms(rules: Ruleset, kind: str, games: int, seed: int) -> float:
+    """The median time of the demo driver's work for one bot move (view, then decide), in ms."""
+    times: list[float] = []
+    names = [f"p{i}" for i in range(6)]
+    for game_number in range(games):
+        game = Game(rules, names, Random(seed * 1000 + game_number), dice_per_player=5)
+        bots = {name: make_bot(kind, rules, Random(i)) for i, name in enumerate(names)}
+        while not game.state.over:
+            game.start_round()
+            while game.state.round is not None and not game.state.round.over:
+                player = game.state.round.turn
+                started = time.perf_counter()
+                action = bots[player].decide(game.view(player))
+                times.append(time.perf_counter() - started)
+                game.act(action)
+    return statistics.median(times) * 1000
 
 
 def main() -> None:
@@ -26,16 +52,26 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     rules = Ruleset.build(preset=args.preset)
-    full: dict[str, list[float]] = {kind: [] for kind in KINDS}
+    full: dict[str, list[float]] = {kind: [] for kind in [*KINDS, *BASELINE]}
     for seed in range(args.runs):
-        report = run(rules, KINDS, args.games, seed)
-        for result in report.results:
-            full[result.kind].append(result.full_table_median_ms)
+        for kinds in (KINDS, BASELINE):
+            for result in run(rules, kinds, args.games, seed).results:
+                full[result.kind].append(result.full_table_median_ms)
     baseline = statistics.median(full["random"])
     print(f"preset {args.preset}, {args.games} games x {args.runs} runs, 6 players x 5 dice")
     print(f"{'bot':>8}  {'median ms at 30 dice':>20}  {'x random':>9}")
-    for kind in ("bayes", "odds", "random"):
+    for kind in ("mixed", "bayes", "odds", "random"):
         median = statistics.median(full[kind])
+        print(f"{kind:>8}  {median:20.4f}  {median / baseline:9.1f}")
+    moves: dict[str, list[float]] = {kind: [] for kind in ("mixed", "bayes", "odds", "random")}
+    for seed in range(args.runs):
+        for kind in moves:
+            moves[kind].append(demo_move_ms(rules, kind, max(1, args.games // 8), seed))
+    baseline = statistics.median(moves["random"])
+    print(f"\nthe demo's work for one bot move (view + decide), {max(1, args.games // 8)} games")
+    print(f"{'bot':>8}  {'median ms per move':>20}  {'x random':>9}")
+    for kind, found in moves.items():
+        median = statistics.median(found)
         print(f"{kind:>8}  {median:20.4f}  {median / baseline:9.1f}")
 
 

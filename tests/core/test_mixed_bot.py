@@ -8,12 +8,12 @@ from random import Random
 
 import pytest
 
-from liarsdice import Game, Ruleset, engine, tournament
+from liarsdice import Game, Ruleset, endgame, engine, tournament
 from liarsdice.bots import make_bot
 from liarsdice.bots.bayes_bot import BayesBot
 from liarsdice.bots.mixed_bot import MixedBot
 from liarsdice.models import BidAction, CallAction, GameState
-from liarsdice.views import player_view
+from liarsdice.views import PlayerView, player_view
 
 
 def _situations(rules: Ruleset, seed: int, count: int, players: int = 3) -> list[GameState]:
@@ -48,7 +48,8 @@ def test_the_opening_bid_does_not_give_the_die_away(endgame_rules: Ruleset) -> N
         opener = game.state.round.turn
         view = game.view(opener)
         weights: dict[int, float] = {}
-        for action, p in MixedBot(endgame_rules, Random(0)).policy(view).items():
+        heuristic = MixedBot(endgame_rules, Random(0), endgames="off")
+        for action, p in heuristic.policy(view).items():
             assert isinstance(action, BidAction)
             weights[action.bid.face] = weights.get(action.bid.face, 0.0) + p
         held = game.state.round.rolls[opener][0]
@@ -72,7 +73,7 @@ def test_it_bluffs_at_the_last_die_where_bayes_never_does(endgame_rules: Ruleset
             game.bid(opener, 1, first)
             view = game.view(other)
             for kind, bot in (
-                ("mixed", MixedBot(endgame_rules, Random(0))),
+                ("mixed", MixedBot(endgame_rules, Random(0), endgames="off")),
                 ("bayes", BayesBot(endgame_rules, Random(0))),
             ):
                 policy = bot.policy(view)
@@ -81,6 +82,29 @@ def test_it_bluffs_at_the_last_die_where_bayes_never_does(endgame_rules: Ruleset
                     for a, p in policy.items()
                 )
     assert bluffed["mixed"] > 0 and bluffed["bayes"] == 0, bluffed
+
+
+def test_it_plays_the_solved_endgame_where_the_solver_takes_the_rules(
+    endgame_rules: Ruleset,
+) -> None:
+    game = Game(endgame_rules, ["a", "b"], Random(0), dice_per_player=1)
+    game.start_round({"a": [4], "b": [2]})
+    assert game.state.round is not None
+    view = game.view(game.state.round.turn)
+    solved = endgame.solve(endgame_rules, view).policy(view)
+    policy = MixedBot(endgame_rules, Random(0)).policy(view)
+    assert policy == pytest.approx({a: p for a, p in solved.items() if p > 0}, abs=1e-3)
+    assert policy != MixedBot(endgame_rules, Random(0), endgames="off").policy(view)
+    # Only what the store holds under "cached": a miss is told, and the heuristic plays on.
+    missed: list[PlayerView] = []
+    empty = endgame.Store(None)
+    cached = MixedBot(
+        endgame_rules, Random(0), endgames="cached", on_miss=missed.append, store=empty
+    )
+    assert cached.policy(view) == MixedBot(endgame_rules, Random(0), endgames="off").policy(view)
+    assert missed == [view]
+    endgame.solve(endgame_rules, view, store=empty)
+    assert cached.policy(view) == policy
 
 
 def test_it_mixes_and_jumps(rules_of_preset: Callable[[str], Ruleset]) -> None:

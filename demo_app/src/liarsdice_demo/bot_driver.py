@@ -6,23 +6,33 @@ a move the engine refuses forfeits the bot's turn (a time-out) instead of stalli
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Callable, Sequence
 from random import Random
 from typing import Any
 
 from liarsdice import engine
-from liarsdice.bots import interjection, make_bot
+from liarsdice.bots import bot_kinds, interjection, make_bot
+from liarsdice.bots.mixed_bot import MixedBot
 from liarsdice.errors import IllegalAction
 from liarsdice.game import Game
 from liarsdice.models import Action, TimeoutAction
 from liarsdice.ruleset import Ruleset
+from liarsdice_demo.endgames import solve_later
 from liarsdice_demo.seat import Seat
 
 
 def new_bot(kind: str, rules: Ruleset) -> Any:
-    """A bot of ``kind`` for ``rules``, with its own random stream."""
-    return make_bot(kind, rules, Random(secrets.randbits(64)))
+    """A bot of ``kind`` for ``rules``, with its own random stream. The hard bot plays only the
+    solved endgames already kept, and has the others solved in the background
+    (:mod:`liarsdice_demo.endgames`), so no table waits for a solver."""
+    rng = Random(secrets.randbits(64))
+    if bot_kinds().get(kind) is MixedBot:
+        return MixedBot(
+            rules, rng, endgames="cached", on_miss=functools.partial(solve_later, rules)
+        )
+    return make_bot(kind, rules, rng)
 
 
 def play_turn(

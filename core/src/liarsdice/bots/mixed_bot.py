@@ -25,16 +25,26 @@ does not give its dice away. (The values above look one answer ahead, so they se
 costs and not what an honest opening tells the table; the disguise is the price of that, paid
 knowingly.)
 
+**It plays solved endgames.** With two players left and few dice in play, where the solver takes
+the rules (:func:`liarsdice.endgame.solvable`), it plays the solved policy of the rules in force
+(:mod:`liarsdice.endgame`: near-Nash, an exploitability under 0.01) instead of the heuristic above.
+``endgames`` says how it gets one: ``"solve"`` (the default: solve on first meeting, 1 to 4 s
+for one die each, then from the store), ``"cached"`` (only what the store already holds; on a miss
+``on_miss(view)`` is told, so a server can solve it elsewhere, and the heuristic plays on) or
+``"off"``; ``store`` where solutions are kept (the process's by default, on disk as
+:func:`liarsdice.endgame.default_store` says).
+
 When the rules let calls be made out of turn, it calls exact there as the other bots do.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from random import Random
+from typing import Literal
 
-from liarsdice import odds
+from liarsdice import endgame, odds
 from liarsdice.bots import Policy, sample
 from liarsdice.bots._play import Choice, Table, call_choice, exact_interjection, fallback
 from liarsdice.bots.bayes_bot import TILT_FOLLOW, TILT_OPEN, TILT_SWITCH, Beliefs
@@ -60,12 +70,28 @@ CHALLENGE_SOFTNESS = 0.06
 READING = 0.5
 
 
-class MixedBot:
-    """Bayes beliefs, the next player's answer weighed, jumps considered, and a mixed policy."""
+Endgames = Literal["solve", "cached", "off"]
 
-    def __init__(self, rules: Ruleset, rng: Random) -> None:
+
+class MixedBot:
+    """Bayes beliefs, the next player's answer weighed, jumps considered, and a mixed policy;
+    solved endgames where the solver takes them."""
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        rng: Random,
+        *,
+        endgames: Endgames = "solve",
+        on_miss: Callable[[PlayerView], None] | None = None,
+        store: endgame.Store | None = None,
+    ) -> None:
         self.rules = rules
         self.rng = rng
+        self.endgames = endgames
+        self.on_miss = on_miss
+        #: Where solved endgames are kept (``None``: the process's, :func:`endgame.default_store`).
+        self.store = store
 
     def choices(self, view: PlayerView) -> tuple[Table, list[Choice]]:
         """The table and every choice considered on this turn, with its chances and value."""
@@ -89,8 +115,12 @@ class MixedBot:
         return table, found
 
     def policy(self, view: PlayerView) -> Policy:
-        """Every choice within :data:`MARGIN` of the best, weighted by value; an opening
-        disguised (see the module docstring)."""
+        """A solved endgame's policy where there is one; else every choice within
+        :data:`MARGIN` of the best, weighted by value, an opening disguised (see the module
+        docstring)."""
+        solved = self.endgame_policy(view)
+        if solved is not None:
+            return solved
         table, found = self.choices(view)
         if not found:
             return fallback(self.rules, table)
@@ -98,6 +128,29 @@ class MixedBot:
         if table.current is None:
             policy = _disguised(policy, found)
         return policy
+
+    def endgame_policy(self, view: PlayerView) -> Policy | None:
+        """The solved policy at ``view``, or ``None`` where there is none (more than two
+        players, more dice than the solver takes, rules it does not model, not in the store
+        under ``endgames="cached"``)."""
+        if self.endgames == "off" or sum(seat.alive for seat in view.seats) != 2:
+            return None
+        if not endgame.solvable(self.rules, view):
+            return None
+        try:
+            if self.endgames == "solve":
+                found: endgame.Endgame | None = endgame.solve(self.rules, view, store=self.store)
+            else:
+                found = endgame.cached(self.rules, view, store=self.store)
+                if found is None and self.on_miss is not None:
+                    self.on_miss(view)
+            if found is None:
+                return None
+            policy = found.policy(view)
+        except (endgame.Unsolvable, KeyError):
+            return None
+        total = sum(policy.values())  # the solver rounds to 1/10000
+        return {action: p / total for action, p in policy.items() if p > 0.0}
 
     def decide(self, view: PlayerView) -> Action:
         return sample(self.policy(view), self.rng)

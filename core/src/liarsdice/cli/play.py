@@ -227,7 +227,7 @@ def odds(
 @click.option(
     "--bots",
     "bots",
-    default="bayes,odds,random",
+    default="mixed,odds,random",
     show_default=True,
     metavar="KINDS",
     help="Bot kinds, one per seat, comma-separated; KIND*N seats a kind N times (bayes,odds*5).",
