@@ -3,8 +3,9 @@
 Usage: uv run python benchmarks/bot_decisions.py [--preset dudo] [--games 40] [--runs 5]
 
 Each run is a tournament (`liarsdice.tournament.run`) between two ``mixed``, two ``bayes`` and two
-``odds`` bots, and a second one between six ``random`` bots as the baseline of the same run; prints, per kind, the median
-over runs of the median decision time with every die in play, and its ratio to the random bot's.
+``odds`` bots, and a second one between six ``random`` bots as the baseline of the same run;
+prints, per kind, the median over runs of the median decision time with every die in play, and its
+ratio to the random bot's.
 Then the cost of a bot's move in the demo app, per kind: what the demo's bot driver does before it
 applies the move (``Game.view`` of the bot's seat, then ``decide``), timed over the moves of whole
 6 x 5 games with that kind in every seat; median over runs, and the ratio to the random bot's.

@@ -8,7 +8,7 @@ from random import Random
 import pytest
 
 from liarsdice import Game, Ruleset, endgame
-from liarsdice.bots.mixed_bot import MixedBot
+from liarsdice.bots.mixed_bot import ENDGAME_LIMITS, MixedBot
 from liarsdice_demo import endgames
 from liarsdice_demo.bot_driver import new_bot
 
@@ -34,10 +34,10 @@ def test_a_hard_bot_plays_on_while_its_endgame_is_solved_aside(fresh_store: endg
     assert first == MixedBot(rules, Random(0), endgames="off").policy(view)
     assert not endgames.solve_later(rules, view)  # one solve at a time
     deadline = time.monotonic() + 60
-    while endgame.cached(rules, view, store=fresh_store) is None:
+    while endgame.cached(rules, view, limits=ENDGAME_LIMITS, store=fresh_store) is None:
         assert time.monotonic() < deadline, "the background solve did not finish"
         time.sleep(0.1)
-    solved = endgame.cached(rules, view, store=fresh_store)
+    solved = endgame.cached(rules, view, limits=ENDGAME_LIMITS, store=fresh_store)
     assert solved is not None
     assert bot.policy(view) != first  # now the solved policy
     while endgames.solving():

@@ -11,7 +11,7 @@ import pytest
 from liarsdice import Game, Ruleset, endgame, engine, tournament
 from liarsdice.bots import make_bot
 from liarsdice.bots.bayes_bot import BayesBot
-from liarsdice.bots.mixed_bot import MixedBot
+from liarsdice.bots.mixed_bot import ENDGAME_LIMITS, MixedBot
 from liarsdice.models import BidAction, CallAction, GameState
 from liarsdice.views import PlayerView, player_view
 
@@ -91,7 +91,7 @@ def test_it_plays_the_solved_endgame_where_the_solver_takes_the_rules(
     game.start_round({"a": [4], "b": [2]})
     assert game.state.round is not None
     view = game.view(game.state.round.turn)
-    solved = endgame.solve(endgame_rules, view).policy(view)
+    solved = endgame.solve(endgame_rules, view, limits=ENDGAME_LIMITS).policy(view)
     policy = MixedBot(endgame_rules, Random(0)).policy(view)
     assert policy == pytest.approx({a: p for a, p in solved.items() if p > 0}, abs=1e-3)
     assert policy != MixedBot(endgame_rules, Random(0), endgames="off").policy(view)
@@ -103,7 +103,7 @@ def test_it_plays_the_solved_endgame_where_the_solver_takes_the_rules(
     )
     assert cached.policy(view) == MixedBot(endgame_rules, Random(0), endgames="off").policy(view)
     assert missed == [view]
-    endgame.solve(endgame_rules, view, store=empty)
+    endgame.solve(endgame_rules, view, limits=ENDGAME_LIMITS, store=empty)
     assert cached.policy(view) == policy
 
 

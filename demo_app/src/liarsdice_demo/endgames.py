@@ -16,6 +16,7 @@ import logging
 import threading
 
 from liarsdice import endgame
+from liarsdice.bots.mixed_bot import ENDGAME_LIMITS
 from liarsdice.ruleset import Ruleset
 from liarsdice.views import PlayerView
 
@@ -43,7 +44,7 @@ def solving() -> bool:
 
 def _solve(rules: Ruleset, view: PlayerView) -> None:
     try:
-        endgame.solve(rules, view)
+        endgame.solve(rules, view, limits=ENDGAME_LIMITS)
     except endgame.Unsolvable as error:
         log.info("endgame not solved: %s", error.reason)
     except Exception:  # a solver bug must not take the server down; the bot plays on

@@ -65,6 +65,9 @@ DISGUISE = 0.25
 CHALLENGE_BELOW = 0.42
 #: ...with a chance that falls off smoothly around it (a logistic of this width).
 CHALLENGE_SOFTNESS = 0.06
+#: How far the endgames it plays go: two dice in play, and a position beyond (calza's "regain a
+#: die" can lead from one die each to two against one) valued by the dice share.
+ENDGAME_LIMITS = endgame.Limits(beyond="dice-share")
 #: How much the next player is taken to read into the bot's own bid (log-odds per die), as a
 #: fraction of the bayes bot's tilts: readers read, the odds bot does not.
 READING = 0.5
@@ -135,13 +138,16 @@ class MixedBot:
         under ``endgames="cached"``)."""
         if self.endgames == "off" or sum(seat.alive for seat in view.seats) != 2:
             return None
-        if not endgame.solvable(self.rules, view):
+        limits = ENDGAME_LIMITS
+        if not endgame.solvable(self.rules, view, limits):
             return None
         try:
             if self.endgames == "solve":
-                found: endgame.Endgame | None = endgame.solve(self.rules, view, store=self.store)
+                found: endgame.Endgame | None = endgame.solve(
+                    self.rules, view, limits=limits, store=self.store
+                )
             else:
-                found = endgame.cached(self.rules, view, store=self.store)
+                found = endgame.cached(self.rules, view, limits=limits, store=self.store)
                 if found is None and self.on_miss is not None:
                     self.on_miss(view)
             if found is None:
