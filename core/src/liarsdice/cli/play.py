@@ -230,7 +230,7 @@ def odds(
     default="mixed,odds,random",
     show_default=True,
     metavar="KINDS",
-    help="Bot kinds, one per seat, comma-separated; KIND*N seats a kind N times (bayes,odds*5).",
+    help="Bot kinds, one per seat, comma-separated; KIND*N seats a kind N times (mixed,odds*5).",
 )
 @click.option(
     "--dice", type=click.IntRange(min=1), default=5, show_default=True, help="Dice per player."
