@@ -1,0 +1,1 @@
+"""Stubs for OpenSpiel's Python package, typed as far as liarsdice uses it."""
