@@ -74,7 +74,7 @@ def test_each_bot_identity_reads_apart_on_the_leaderboard_and_its_page(
     app: Any, client: Any
 ) -> None:
     url = app.config["DATABASE_URL"]
-    bots = [_bot(0, "bayes"), {**_bot(1, "random"), "name": "Ada (bot)"}]
+    bots = [_bot(0, "mixed"), {**_bot(1, "random"), "name": "Ada (bot)"}]
     save_game(url, _game(1, bots, {"Boris (bot)": 1, "Ada (bot)": 2}))
     bots = [_bot(0, "random"), {**_bot(1, "odds"), "name": "Ada (bot)"}]
     save_game(url, _game(2, bots, {"Boris (bot)": 1, "Ada (bot)": 2}))
@@ -82,7 +82,7 @@ def test_each_bot_identity_reads_apart_on_the_leaderboard_and_its_page(
     # "Boris" is two players (one per kind): each row says which.
     assert board.count("Boris (hard bot)") == 1 and board.count("Boris (easy bot)") == 1
     assert "Ada (easy bot)" in board and "Ada (medium bot)" in board
-    assert "(bot) (" not in board and "bayes bot" not in board
+    assert "(bot) (" not in board and "mixed bot" not in board
     pages = [client.get(f"/players/{n}").get_data(as_text=True) for n in range(1, 5)]
     assert sum("<h1" in page and "Boris (hard bot)</h1>" in page for page in pages) == 1
 
