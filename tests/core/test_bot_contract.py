@@ -76,7 +76,7 @@ class _Broken(OddsBot):
 @pytest.mark.parametrize(
     ("fault", "message"),
     [
-        ("sum", "sums to"),
+        ("sum", "sum to"),
         ("illegal", "illegal action"),
         ("ignores", "never takes"),
     ],
@@ -138,3 +138,17 @@ def test_the_check_catches_a_bot_that_sees_hidden_dice() -> None:
             check_bot(Peeker, rules, games=3, dice_per_player=5)
     finally:
         kit.player_view = original  # type: ignore[assignment]
+
+
+def test_an_action_at_probability_0_is_no_breach() -> None:
+    """A policy may list actions it never takes; asked twice it is still the same policy."""
+
+    class Listing(OddsBot):
+        def policy(self, view: PlayerView) -> dict[Action, float]:
+            assert view.viewer is not None
+            policy = dict(super().policy(view))
+            if view.bids:
+                policy.setdefault(CallAction(view.viewer, "challenge"), 0.0)
+            return policy
+
+    assert check_bot(Listing, Ruleset.build(preset="dudo"), games=1, dice_per_player=5) > 0

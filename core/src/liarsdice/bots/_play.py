@@ -176,6 +176,13 @@ def call_choice(table: Table, kind: str, true: float, exact: float) -> Choice | 
     return None
 
 
+def call_choices(table: Table, true: float, exact: float) -> list[Choice]:
+    """The value of each call open to the player on turn, given the chance the bid on the table
+    is true and exactly right (calls the bots do not value are left out)."""
+    found = (call_choice(table, kind, true, exact) for kind in table.calls())
+    return [choice for choice in found if choice is not None]
+
+
 def raise_choice(table: Table, bid: Bid, true: float) -> Choice:
     """The value of raising to ``bid``, which is true with chance ``true``."""
     challenged = 1.0 - table.prior_true(bid)

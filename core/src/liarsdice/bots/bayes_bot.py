@@ -47,7 +47,7 @@ from liarsdice.bots._play import (
     Choice,
     Table,
     best,
-    call_choice,
+    call_choices,
     exact_interjection,
     fallback,
     raise_choice,
@@ -192,10 +192,7 @@ class BayesBot:
             face, quantity = table.current.face, table.current.quantity
             true = beliefs.at_least(face, quantity)
             exact = beliefs.exactly(face, quantity)
-            for kind in table.calls():
-                choice = call_choice(table, kind, true, exact)
-                if choice is not None:
-                    found.append(choice)
+            found += call_choices(table, true, exact)
         return table, beliefs, found
 
     def interject(self, view: PlayerView) -> Action | None:

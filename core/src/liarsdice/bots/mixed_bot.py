@@ -46,7 +46,7 @@ from typing import Literal
 
 from liarsdice import endgame, odds
 from liarsdice.bots import Policy, sample
-from liarsdice.bots._play import Choice, Table, call_choice, exact_interjection, fallback
+from liarsdice.bots._play import Choice, Table, call_choices, exact_interjection, fallback
 from liarsdice.bots.bayes_bot import TILT_FOLLOW, TILT_OPEN, TILT_SWITCH, Beliefs
 from liarsdice.legality import raises_by_face
 from liarsdice.models import Action, Bid, BidAction
@@ -111,10 +111,7 @@ class MixedBot:
             face, quantity = table.current.face, table.current.quantity
             true = counts.true(face, quantity)
             exact = counts.exactly(face, quantity)
-            for kind in table.calls():
-                choice = call_choice(table, kind, true, exact)
-                if choice is not None:
-                    found.append(choice)
+            found += call_choices(table, true, exact)
         return table, found
 
     def policy(self, view: PlayerView) -> Policy:

@@ -28,7 +28,7 @@ from liarsdice.bots._play import (
     Choice,
     Table,
     best,
-    call_choice,
+    call_choices,
     exact_interjection,
     fallback,
     raise_choice,
@@ -68,10 +68,7 @@ class OddsBot:
             look = self.chances(table, table.current.face)
             true = look.at_least(table.current.quantity)
             exact = look.exactly(table.current.quantity)
-            for kind in table.calls():
-                choice = call_choice(table, kind, true, exact)
-                if choice is not None:
-                    found.append(choice)
+            found += call_choices(table, true, exact)
         return found
 
     def interject(self, view: PlayerView) -> Action | None:

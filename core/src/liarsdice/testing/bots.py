@@ -15,14 +15,13 @@ re-dealt, it is the same), and ``decide`` returns an action the policy gives wei
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from random import Random
 
 import attrs
 
 from liarsdice import engine
-from liarsdice.bots import TOLERANCE, Bot, BotFactory
+from liarsdice.bots import BadPolicy, Bot, BotFactory, checked_policy
 from liarsdice.models import Action, BidAction, CallAction, GameState, sight_of
 from liarsdice.ruleset import Ruleset
 from liarsdice.views import player_view
@@ -69,7 +68,7 @@ def check_decision(kind: str, rules: Ruleset, state: GameState, bot: Bot, rng: R
     player = state.round.turn
     view = player_view(rules, state, player)
     where = f"bot {kind} at round {state.round.number}, {player} to play after {view.bids!r}"
-    policy = _distribution(kind, where, bot.policy(view))
+    policy = _distribution(where, bot.policy(view))
     for action in policy:
         problems = _problems(rules, state, action)
         if problems:
@@ -77,10 +76,10 @@ def check_decision(kind: str, rules: Ruleset, state: GameState, bot: Bot, rng: R
             raise BotContractBroken(
                 f"{where}: its policy has an illegal action {action!r}: {reasons}"
             )
-    if bot.policy(view) != policy:
+    if _distribution(where, bot.policy(view)) != policy:
         raise BotContractBroken(f"{where}: asked twice on one view, its policy changed")
     redealt = player_view(rules, _redeal(state, player, rng), player)
-    if redealt == view and _distribution(kind, where, bot.policy(redealt)) != policy:
+    if redealt == view and _distribution(where, bot.policy(redealt)) != policy:
         raise BotContractBroken(
             f"{where}: its policy changed when dice the player cannot see were re-dealt"
         )
@@ -90,16 +89,13 @@ def check_decision(kind: str, rules: Ruleset, state: GameState, bot: Bot, rng: R
     return action
 
 
-def _distribution(kind: str, where: str, policy: Mapping[Action, float]) -> dict[Action, float]:
-    found = dict(policy)
-    if not found:
-        raise BotContractBroken(f"{where}: its policy is empty")
-    if any(not (math.isfinite(p) and p >= 0.0) for p in found.values()):
-        raise BotContractBroken(f"{where}: its policy has a negative or non-finite probability")
-    total = math.fsum(found.values())
-    if abs(total - 1.0) > TOLERANCE:
-        raise BotContractBroken(f"{where}: its policy sums to {total!r}, not 1")
-    return {action: p for action, p in found.items() if p > 0.0}
+def _distribution(where: str, policy: Mapping[Action, float]) -> dict[Action, float]:
+    """``policy`` as :func:`~liarsdice.bots.checked_policy` reads it; a bad one breaks the
+    contract."""
+    try:
+        return checked_policy(policy)
+    except BadPolicy as bad:
+        raise BotContractBroken(f"{where}: {bad}") from None
 
 
 def _problems(rules: Ruleset, state: GameState, action: Action) -> list[str]:
