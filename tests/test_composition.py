@@ -160,13 +160,16 @@ def test_nonsense_is_refused_naming_both_sides(
         assert name in str(refused.value)
 
 
-def test_presets_command_lists_every_preset_with_its_seed(
+def test_presets_command_lists_every_preset_with_its_origin_in_words(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     main(["presets"])
     out = capsys.readouterr().out
+    found = presets()
     for name, seed in SEED_PRESETS.items():
-        assert name in out and f"seed {seed}" in out
+        assert found[name].source.startswith(f"seed {seed}")
+        assert name in out and str(found[name].origin) in out
+    assert "seed 0" not in out
 
 
 def test_preset_works_on_the_rules_and_simulate_commands(

@@ -130,7 +130,10 @@ window.AudioContext = class extends Real {
   createOscillator() {
     const tone = super.createOscillator();
     const start = tone.start.bind(tone);
-    tone.start = (...args) => { window.beeps += 1; return start(...args); };
+    tone.start = (...args) => {  // the turn's beep: 880 Hz (sound.js); not the reveal's sounds
+      if (tone.type === "sine" && tone.frequency.value === 880) window.beeps += 1;
+      return start(...args);
+    };
     return tone;
   }
 };
@@ -202,6 +205,7 @@ def test_players_read_labels_and_bot_levels_not_keys(live_server: str, browser: 
     page.goto(f"http://{live_server}/")
     page.select_option("#preset", "casino")
     page.wait_for_selector(".validation.ok")
+    page.click("#rules-details summary")  # the variants and options are folded
     bullets = page.locator(
         "label.option", has=page.locator("[data-key='revolver.initial_bullets']")
     )

@@ -311,3 +311,29 @@ def test_pages_answer_503_while_the_database_is_away(postgres_url: str, tmp_path
         assert answer.status_code == 503 and "Retry-After" in answer.headers, path
         assert "database cannot be reached" in answer.get_data(as_text=True)
     app.extensions["liarsdice_hub"].shutdown()
+
+
+def test_a_table_created_with_start_is_dealt_with_bots(app: Any, client: Any) -> None:
+    made = create(client, bot_kind="mixed", start=True)
+    table = app.extensions["liarsdice_hub"].get(made["code"])
+    assert table.status == "playing"
+    assert all(seat is not None for seat in table.seating.seats)
+
+
+@pytest.mark.parametrize(
+    ("fields", "needle"),
+    [({"start": "yes"}, "'start' is true or false"), ({"start": True, "bot_kind": "none"}, "bots")],
+)
+def test_start_refuses_bad_input_and_makes_no_table(
+    app: Any, client: Any, fields: dict[str, Any], needle: str
+) -> None:
+    answer = client.post("/api/tables", json={"nickname": "Iris", "preset": "casino", **fields})
+    assert answer.status_code == 422 and needle in answer.json["error"]
+    assert app.extensions["liarsdice_hub"].tables() == []
+
+
+def test_the_lobby_offers_a_quick_game_of_strong_bots(client: Any) -> None:
+    page = client.get("/").get_data(as_text=True)
+    quick = json.loads(re.search(r'id="quick">(.*?)</script>', page).group(1))
+    assert quick["preset"] == "casino" and quick["bot_kind"] == "mixed"
+    assert 'id="quick-button"' in page and "<details" in page

@@ -443,7 +443,8 @@ def test_a_table_taken_over_resumes_its_clock_with_a_grace_and_a_stopped_one_doe
     copy.drive()
     left = copy.clock.remaining()
     assert copy.driving and left is not None and RESUME_GRACE - 1 <= left <= RESUME_GRACE
-    assert len(other.scheduler.jobs) == 1  # the turn's time-out (no bot at this table)
+    # the turn's time-out and, its player having no socket, the move of a bot standing in
+    assert len(other.scheduler.jobs) == 2
     copy.stop_driving()
     events = list(copy.game.events)  # type: ignore[union-attr]
     while other.scheduler.jobs:
@@ -614,7 +615,8 @@ def test_the_loop_deals_plays_a_turn_and_saves_a_finished_game_only_when_driving
     table.seating.take(2, "Knox", None, waiting=True)
     loop.start()
     assert table.storage.named("new_game") and table.match.status == "playing"
-    assert table.broadcasts == 1 and len(table.hub.scheduler.jobs) == 1  # the time-out
+    # the time-out, and a bot's move for the away player on turn (no socket is open)
+    assert table.broadcasts == 1 and len(table.hub.scheduler.jobs) == 2
     with pytest.raises(TableError, match="already started"):
         loop.start()
     game = table.match.game

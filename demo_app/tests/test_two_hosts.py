@@ -27,7 +27,7 @@ from .conftest import WSPlayer, create_database
 from .test_cluster import play_to_the_end
 from .test_served import free_port, serving
 
-BOARD = re.compile(r'<table class="board">.*?</table>', re.S)
+BOARD = re.compile(r'<table class="board" id="board">.*?</table>', re.S)
 ME = re.compile(r'<a href="/players/(\d+)">([^<]+)</a>')
 """The header's link to the visitor's own player page (base.html)."""
 

@@ -70,6 +70,7 @@ def test_a_game_in_ukrainian_from_lobby_to_winner(app: Any, live_server: str, br
     page.fill("#dice_per_player", "5")
     page.wait_for_selector(".validation.ok")
     assert_ukrainian(page, LOBBY_WORDS)
+    page.click("#rules-details summary")  # the variants and options are folded
     assert CYRILLIC.search(page.inner_text("#options")), page.inner_text("#options")
     page.click("#create-button")
     page.wait_for_url("**/t/*")

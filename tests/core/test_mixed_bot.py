@@ -9,7 +9,6 @@ from random import Random
 import pytest
 
 from liarsdice import Game, Ruleset, endgame, engine, tournament
-from liarsdice.bots import make_bot
 from liarsdice.bots.bayes_bot import BayesBot
 from liarsdice.bots.mixed_bot import ENDGAME_LIMITS, MixedBot
 from liarsdice.models import BidAction, CallAction, GameState

@@ -60,7 +60,22 @@ def binomial_pmf(n: int, p: Number) -> tuple[Number, ...]:
     if n < 0:
         raise ValueError(f"a number of dice cannot be negative: {n}")
     q = 1 - p
-    return tuple(math.comb(n, k) * p**k * q ** (n - k) for k in range(n + 1))
+    try:
+        return tuple(math.comb(n, k) * p**k * q ** (n - k) for k in range(n + 1))
+    except OverflowError:  # only a float ``p``: C(n, k) beyond a float's range (n over ~1020)
+        return tuple(_float_pmf(n, float(p)))  # type: ignore[arg-type]
+
+
+def _float_pmf(n: int, p: float) -> list[float]:
+    """P(X == k) for k = 0..n, X ~ Binomial(n, p), in logarithms: no overflow at any ``n``."""
+    if p <= 0 or p >= 1:
+        sure = 0 if p <= 0 else n
+        return [1.0 if k == sure else 0.0 for k in range(n + 1)]
+    log_p, log_q, log_n = math.log(p), math.log1p(-p), math.lgamma(n + 1)
+    return [
+        math.exp(log_n - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * log_p + (n - k) * log_q)
+        for k in range(n + 1)
+    ]
 
 
 @functools.lru_cache(maxsize=4096, typed=True)

@@ -176,6 +176,12 @@ class Preset:
     options: Mapping[str, JSON] = attrs.field(factory=dict)
     size: TableSize = TableSize()
 
+    @property
+    def origin(self) -> str | Text:
+        """Where the rules come from, in a player's words: the tradition or the document's title
+        for the built-in presets' sources (``source`` cites the seed), else ``source`` itself."""
+        return ORIGINS.get(self.source, self.source)
+
 
 class PresetRegistry:
     """Passed to ``liarsdice_register_presets``; collects presets from every installed plugin.
@@ -219,6 +225,16 @@ SEED_TABLE = TableSize(players=(2, 6), dice=(5, 5))
 table of six", 30 dice; 001: "from two to six players, five dice each"; 003: "two to six
 players... five dice each"; 004: "2-6 players", "5 dice each"). Seed 002 (cheko) says five
 players are usual and other numbers of players and dice may be tried: it has no bounds."""
+
+ORIGINS: Mapping[str, Text] = {
+    "seed 000, with seed 003's house rule": _("the casino revolver game, with a dudo house rule"),
+    "seed 001": _("the Big Talk online room"),
+    "seed 002": _('cheko, or "three ones", as taught at an office table'),
+    "seed 003": _("traditional South American dudo"),
+    "seed 004": _("the classic Perudo, aces wild"),
+    "not a seed; seed 003 mentions them": _("the rules printed in the Perudo box"),
+}
+"""Players' words for the sources the built-in presets cite (:attr:`Preset.origin`)."""
 
 BUILT_IN = (
     Preset(

@@ -35,6 +35,7 @@ from liarsdice_demo import (
     pages,
     players,
     sockets,
+    stand_in,
 )
 from liarsdice_demo.live_store import StoreUnavailable
 
@@ -42,6 +43,7 @@ log = logging.getLogger(__name__)
 
 DEFAULTS: dict[str, Any] = {
     "BOT_DELAY": 0.9,
+    "AWAY_GRACE": stand_in.DEFAULT_GRACE,
     "REVEAL_PAUSE": 4.0,
     "HUB_WORKERS": 4,
     "MAX_TABLES": 2000,
@@ -66,8 +68,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ``DATABASE_URL`` (also read from the plain ``DATABASE_URL`` variable): a SQLAlchemy URL for
     players, ratings and finished games instead of that file, e.g. PostgreSQL shared by hosts;
     ``REDIS_URL`` (also read from the plain ``REDIS_URL`` variable): keep live tables in Redis;
-    ``BOT_DELAY``/``REVEAL_PAUSE``: seconds; the socket caps, the guard's, the rate limits' and the
-    player expiry's keys: :mod:`.gate`, :mod:`.guard`, :mod:`.limits`, :mod:`.players`). A
+    ``BOT_DELAY``/``REVEAL_PAUSE``/``AWAY_GRACE`` (before a bot stands in for an away player):
+    seconds; the socket caps, the guard's, the rate limits' and the player expiry's keys:
+    :mod:`.gate`, :mod:`.guard`, :mod:`.limits`, :mod:`.players`). A
     request that finds the table store or the SQL database unreachable gets a 503 page with
     ``Retry-After``."""
     app = Flask(__name__, instance_relative_config=True)

@@ -93,22 +93,30 @@ def share_link(table: TableSession) -> str:
 def create_table() -> Response | tuple[Response, int]:
     """Make a table; the caller (nickname required) takes seat 1 and becomes its host.
 
-    ``public`` (a boolean, default false) lists it in the lobby and lets anyone sit; the answer
-    carries the share link (``url``) and its ``join_key``."""
+    ``public`` (a boolean, default false) lists it in the lobby and lets anyone sit; ``start``
+    (a boolean, default false) fills the empty seats with bots and deals at once (the lobby's
+    quick game; a 422 if the table has no bots to fill them). The answer carries the share link
+    (``url``) and its ``join_key``."""
     data = _body()
-    public = data.get("public", False)
+    public, start = data.get("public", False), data.get("start", False)
     if not isinstance(public, bool):
         return _refuse(gettext("'public' is true or false"), 422)
+    if not isinstance(start, bool):
+        return _refuse(gettext("'start' is true or false"), 422)
     try:
         nickname = clean_nickname(data.get("nickname"))
         config = parse_config(data)
     except (ConfigError, ValueError) as problem:
         return _refuse(str(problem), 422)
+    if start and config.bot_kind is None:
+        return _refuse(gettext("a table that starts at once needs bots for its empty seats"), 422)
     hub, client = current_hub(), client_key()
     try:
         hub.check_room(client)  # before a player row is made; create checks again, locked
         player = ensure_player(nickname)
-        table = hub.create(config, host=(player["id"], nickname), public=public, client=client)
+        table = hub.create(
+            config, host=(player["id"], nickname), start=start, public=public, client=client
+        )
     except TooManyTables as problem:
         answer, status = _refuse(str(problem), 429, retry_after=problem.retry_after)
         answer.headers["Retry-After"] = str(problem.retry_after)

@@ -45,6 +45,8 @@ class TurnClock:
         """When the pause after a reveal ends (wall-clock time, stored), if one is running."""
         self.bot_due: float | None = None
         """When the current bot move was due (monotonic), for latency figures."""
+        self._held_until = 0.0
+        """No bot stands in for an away player before this (monotonic): a resumed table."""
 
     def invalidate(self) -> None:
         """Make every job scheduled so far do nothing."""
@@ -95,6 +97,18 @@ class TurnClock:
             delay = self.hub.settings["BOT_DELAY"]
             self.bot_due = time.monotonic() + delay
             scheduler.call_later(delay, functools.partial(self.run, gen, bot_turn))
+
+    def hold_stand_ins(self, seconds: float) -> None:
+        """No bot stands in for an away player for ``seconds`` (players reconnect meanwhile)."""
+        self._held_until = time.monotonic() + seconds
+
+    def stand_ins_held(self) -> float:
+        """Seconds left before a bot may stand in for an away player (0 when it may now)."""
+        return max(0.0, self._held_until - time.monotonic())
+
+    def later(self, seconds: float, fn: Callable[[], None]) -> None:
+        """Schedule ``fn`` in ``seconds``, in the current generation (a bot standing in)."""
+        self.hub.scheduler.call_later(seconds, functools.partial(self.run, self.gen, fn))
 
     def pause(
         self,

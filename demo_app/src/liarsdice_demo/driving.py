@@ -26,7 +26,8 @@ from liarsdice_demo.table_errors import RESTARTING
 
 RESUME_GRACE = 15.0
 """After a restart or a takeover, a running clock resumes with the time it had left, but never
-less than this (or the whole turn, if shorter): players need a moment to reconnect."""
+less than this (or the whole turn, if shorter): players need a moment to reconnect. No bot stands
+in for an away player (:mod:`.stand_in`) before it either."""
 
 
 class Closing(Protocol):
@@ -98,6 +99,7 @@ class Driver:
         with table.lock:
             table.driving = True
             table.clock.invalidate()
+            table.clock.hold_stand_ins(RESUME_GRACE)
             try:
                 self.rearm(resume=True)
             except StoreConflict:  # it changed since this copy was loaded: drive the new state

@@ -18,7 +18,7 @@ from liarsdice import phrases
 from liarsdice.errors import BadTableSize
 from liarsdice.i18n import Catalog
 from liarsdice.models import Action, TimeoutAction
-from liarsdice_demo import bot_driver
+from liarsdice_demo import bot_driver, stand_in
 from liarsdice_demo.clock import TurnClock
 from liarsdice_demo.composition import TableConfig
 from liarsdice_demo.match import OVER, REVEAL, STOPPED, Match
@@ -199,9 +199,55 @@ class GameLoop:
         table.broadcast()
 
     def arm(self, seconds: float) -> None:
-        """Schedule the turn's time-out in ``seconds`` and, for a bot, its move."""
+        """Schedule the turn's time-out in ``seconds`` and, for a bot, its move; for an away
+        human, the move of the bot standing in (:mod:`.stand_in`)."""
         seat = self._turn()
         self.table.clock.arm(seconds, self.time_out, self.bot_turn if seat.kind == "bot" else None)
+        if seat.kind == "human" and not seat.present:
+            self.stand_in_later(seat)
+
+    def presence(self, seat: Seat) -> None:
+        """``seat``'s sockets came or went: a player back takes their seat again; a player gone
+        on their own turn gets a bot standing in after the grace (by the driver)."""
+        if seat.kind != "human":
+            return
+        if seat.present:
+            back = stand_in.hand_back(seat)
+            if back is not None:
+                self.table.match.log.append(back)
+        elif self.table.driving and self._on_turn(seat):
+            self.stand_in_later(seat)
+
+    def stand_in_later(self, seat: Seat) -> None:
+        """Schedule the move of the bot standing in for away ``seat`` on its turn: after the
+        grace (the bot delay once a bot stands in), and not while the clock holds stand-ins
+        back (:meth:`.TurnClock.hold_stand_ins`: a table just resumed)."""
+        clock = self.table.clock
+        wait = max(stand_in.delay(seat, self.table.hub.settings), clock.stand_ins_held())
+        clock.later(wait, self.stand_in_turn)
+
+    def stand_in_turn(self) -> None:
+        """A bot plays the turn of the away human whose turn it is (nothing if they are back)."""
+        table = self.table
+        seat, game = self._turn(), table.match.game
+        assert game is not None
+        if seat.kind != "human" or seat.present or not self._on_turn(seat):
+            return
+        line = stand_in.take_over(seat, table.config.rules, table.config.bot_kind)
+        if line is not None:
+            table.match.log.append(line)
+        bot_driver.play_turn(seat, game, self.apply)
+
+    def _on_turn(self, seat: Seat) -> bool:
+        """True when a round is being played and it is ``seat``'s turn."""
+        match = self.table.match
+        round_ = match.game.state.round if match.game is not None else None
+        return (
+            match.status == "playing"
+            and round_ is not None
+            and not round_.over
+            and round_.turn == seat.name
+        )
 
     def time_out(self) -> None:
         """The turn's clock ran out: the player whose turn it is times out."""

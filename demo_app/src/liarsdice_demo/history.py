@@ -201,6 +201,7 @@ def player_games(conn: Connection, player_id: int, limit: int = 50) -> list[dict
         select(
             g.c.id,
             g.c.title,
+            *_title_columns(),
             g.c.rated,
             g.c.winner,
             g.c.finished_at,
@@ -218,10 +219,18 @@ def player_games(conn: Connection, player_id: int, limit: int = 50) -> list[dict
     return [_with_winners(row) for row in conn.execute(query).mappings()]
 
 
+def _title_columns() -> tuple[Any, ...]:
+    """What a game's title is rebuilt from in another language (:mod:`liarsdice_demo.titles`)."""
+    g = db.games
+    return (g.c.preset, g.c.variants, g.c.options, g.c.dice_per_player)
+
+
 def recent_games(conn: Connection, limit: int = 20) -> list[dict[str, Any]]:
     """The most recently finished games."""
     g = db.games
-    query = select(g.c.id, g.c.table_code, g.c.title, g.c.rated, g.c.winner, g.c.finished_at)
+    query = select(
+        g.c.id, g.c.table_code, g.c.title, *_title_columns(), g.c.rated, g.c.winner, g.c.finished_at
+    )
     rows = conn.execute(query.order_by(g.c.id.desc()).limit(limit)).mappings()
     return [_with_winners(row) for row in rows]
 

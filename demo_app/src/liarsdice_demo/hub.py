@@ -41,6 +41,7 @@ from liarsdice_demo.composition import ConfigError, TableConfig
 from liarsdice_demo.live_store import LiveStore, StoreUnavailable
 from liarsdice_demo.scheduler import Scheduler
 from liarsdice_demo.table import TableSession
+from liarsdice_demo.table_cap import MAX_HELD, held_tables, open_tables
 from liarsdice_demo.table_storage import summarize
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -149,28 +150,40 @@ class TableHub:
             self._check_room(client)
 
     def _check_room(self, client: str | None) -> None:
-        clients = self._clients()
-        if client is not None and clients.count(client) >= self._per_client():
+        records = self._records_for_cap()
+        if client is not None and open_tables(records, client, time.time()) >= self._per_client():
             raise TooManyTables(
                 gettext(
-                    "you already have %(n)s tables open (a finished table closes %(minutes)s "
-                    "minutes after its game): try again later",
+                    "you already have %(n)s tables open (a game going, or waiting for players): "
+                    "finish one, or try again later",
                     n=self._per_client(),
+                )
+            )
+        held = int(self.settings.get("MAX_HELD_TABLES_PER_CLIENT", MAX_HELD))
+        if client is not None and held_tables(records, client) >= held:
+            raise TooManyTables(
+                gettext(
+                    "you have %(n)s tables still open (a finished table closes %(minutes)s "
+                    "minutes after its game): try again later",
+                    n=held,
                     minutes=round(FINISHED_SECONDS / 60),
                 )
             )
-        if len(clients) >= self.settings.get("MAX_TABLES", 2000):
+        if len(records) >= self.settings.get("MAX_TABLES", 2000):
             raise RuntimeError(gettext("the server is full: try again later"))
 
     def _per_client(self) -> int:
         return int(self.settings.get("MAX_TABLES_PER_CLIENT", MAX_TABLES_PER_CLIENT))
 
-    def _clients(self) -> list[str | None]:
-        """The creating client of every live table (shared store: every process's), finished
-        tables included (they close :data:`FINISHED_SECONDS` after their game)."""
+    def _records_for_cap(self) -> list[dict[str, Any]]:
+        """The record of every table (shared store: every process's), finished ones included:
+        all count toward ``MAX_TABLES``, the live ones (:mod:`table_cap`) toward a client's cap."""
         if self.cluster is not None:
-            return [record["client"] for _, record in self._shared_records()]
-        return [table.client for table in self._tables.values()]
+            return [record for _, record in self._shared_records()]
+        return [
+            {"client": table.client, "status": table.status, "created": table.created}
+            for table in self._tables.values()
+        ]
 
     def _new_code(self) -> str:
         """A code no table has, here or in any process sharing the store."""

@@ -199,6 +199,8 @@ def line(event: Event, calls: Mapping[str, CallKind] | None = None) -> Text | No
     if isinstance(event, RoundResolved):
         return ruling(event.resolution)
     if isinstance(event, DiceChanged):
+        # The reason follows a colon: a reason may hold parentheses of its own, and a bot's
+        # name does ("Ada (bot)"), so parentheses around it would nest.
         fields = {
             "player": _who(event.player),
             "n": abs(event.delta),
@@ -206,14 +208,12 @@ def line(event: Event, calls: Mapping[str, CallKind] | None = None) -> Text | No
         }
         if event.delta < 0:
             return _n(
-                "{player} loses {n} die ({reason})", "{player} loses {n} dice ({reason})", **fields
+                "{player} loses {n} die: {reason}", "{player} loses {n} dice: {reason}", **fields
             )
-        return _n(
-            "{player} gains {n} die ({reason})", "{player} gains {n} dice ({reason})", **fields
-        )
+        return _n("{player} gains {n} die: {reason}", "{player} gains {n} dice: {reason}", **fields)
     if isinstance(event, Eliminated):
         return _(
-            "{player} is out ({reason})",
+            "{player} is out: {reason}",
             player=_who(event.player),
             reason=_bots_named(event.reason),
         )

@@ -22,7 +22,7 @@ from liarsdice.oddspage import odds_table
 from liarsdice.reducer import apply_event
 from liarsdice.ruleset import Ruleset
 from liarsdice.serialization import to_data
-from liarsdice_demo import charts, history, narrate, ratings
+from liarsdice_demo import charts, history, narrate, places, ratings, titles
 from liarsdice_demo.composition import ConfigError, build_rules
 from liarsdice_demo.db import get_db
 from liarsdice_demo.hub import current_hub
@@ -157,7 +157,10 @@ def player(player_id: int) -> str:
         player=row,
         name=display_name(row["nickname"], row["bot_kind"]),
         entry=entry,
-        games=history.player_games(db, player_id),
+        games=[
+            {**game, "title": titles.game_title(game, page_locale())}
+            for game in history.player_games(db, player_id)
+        ],
         rating_explained=ratings.explained(),
     )
 
@@ -194,8 +197,9 @@ def replay(game_id: int) -> str:
         frames.append({"text": render(text, locale), "state": to_data(state), "matching": matching})
     return render_template(
         "replay.html",
-        game=row,
+        game={**row, "title": titles.game_title(row, locale)},
         players=history.game_players(db, game_id),
         frames=frames,
         options=json.loads(row["options"]),
+        place_text=places.place_text,
     )

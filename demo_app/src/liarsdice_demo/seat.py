@@ -25,6 +25,8 @@ class Seat:
     rematch: bool = False
     nodes: list[str] = attrs.field(factory=list)
     """The processes where this seat has sockets open (``conns`` are this process's)."""
+    stand_in: bool = False
+    """A bot plays this human's turns while they are away (:mod:`.stand_in`); stored."""
 
     @property
     def present(self) -> bool:
@@ -42,6 +44,7 @@ class Seat:
             "bot_kind": self.bot_kind,
             "rematch": self.rematch,
             "nodes": list(self.nodes),
+            "stand_in": self.stand_in,
         }
 
     def public(self, host: bool) -> dict[str, Any]:
@@ -53,6 +56,7 @@ class Seat:
             "connected": self.kind == "bot" or self.present,
             "host": host,
             "rematch": self.rematch,
+            "stand_in": self.stand_in,
         }
 
     def holds(self, token: str) -> bool:

@@ -93,6 +93,15 @@ class Seating:
         self.seats[seat.index] = seat
         return seat
 
+    def renamed(self, nickname: str, seat: Seat) -> Text | None:
+        """The log line for ``seat``, taken under ``nickname`` but seated under another name
+        because a seat had it (:meth:`unique`); ``None`` when the name was free."""
+        if seat.name == nickname:
+            return None
+        return _(
+            "The name {name} was taken: {seated} sits at the table", name=nickname, seated=seat.name
+        )
+
     def add_token(self, name: str, token: str) -> None:
         """Keep the digest of ``token`` in seat ``name`` (its oldest tokens beyond
         :data:`MAX_TOKENS_PER_SEAT` go)."""

@@ -150,6 +150,9 @@ class TableSession:
         if mine is not None:
             return mine
         seat = self.seating.take(player_id, nickname, key, self.match.status == "waiting")
+        renamed = self.seating.renamed(nickname, seat)
+        if renamed is not None:
+            self.match.log.append(renamed)
         self.broadcast()
         return seat
 
@@ -232,6 +235,9 @@ class TableSession:
 
         def mark() -> None:
             self.seating.mark(name, node)
+            seat = self.seating.named(name)
+            if seat is not None:
+                self.loop.presence(seat)
             self.broadcast()
 
         self.storage.retrying(mark)

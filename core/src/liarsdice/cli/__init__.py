@@ -7,14 +7,15 @@ the ruleset's move limit without a winner is stopped there (:class:`~liarsdice.l
 The group and its entry point are in :mod:`~liarsdice.cli.group`, what the commands share in
 :mod:`~liarsdice.cli.shared`; the commands register on the group from their modules, which this
 package imports: :mod:`~liarsdice.cli.rules` (``variants``, ``presets``, ``rules``,
-``adjudicate``), :mod:`~liarsdice.cli.play` (``simulate``, ``odds``, ``tournament``) and
+``adjudicate``), :mod:`~liarsdice.cli.play` (``simulate``, ``odds``, ``tournament``),
+:mod:`~liarsdice.cli.terminal` (``play``: a game in the terminal against bots) and
 :mod:`~liarsdice.cli.authoring` (``new-variant``, ``catalog update|check``). ``main`` is the
 console script ``liarsdice``.
 """
 
 from __future__ import annotations
 
-from liarsdice.cli import authoring, play, rules
+from liarsdice.cli import authoring, play, rules, terminal
 from liarsdice.cli.group import EXIT_BAD_INPUT, EXIT_STUCK, cli, main
 from liarsdice.cli.shared import heading
 
@@ -27,4 +28,5 @@ __all__ = [
     "main",
     "play",
     "rules",
+    "terminal",
 ]

@@ -131,6 +131,11 @@ def _table_fits(rules: Ruleset, hint: str, **size: int) -> None:
         raise click.BadParameter(str(error), param_hint=hint) from None
 
 
+MAX_DICE_IN_PLAY = 10_000
+"""The most dice ``odds`` prices: past it the page (a row per likely quantity) takes seconds and
+runs to thousands of lines; up to it the arithmetic never overflows (:func:`liarsdice.odds.binomial_pmf`)."""
+
+
 def _percent(chance: float) -> str:
     if chance >= 0.9995 and chance < 1:
         return ">99.9%"
@@ -144,7 +149,11 @@ def _percent(chance: float) -> str:
 @variant_option
 @option_option
 @click.option(
-    "--dice-in-play", "-n", type=click.IntRange(min=1), required=True, help="Dice on the table."
+    "--dice-in-play",
+    "-n",
+    type=click.IntRange(min=1, max=MAX_DICE_IN_PLAY),
+    required=True,
+    help=f"Dice on the table (at most {MAX_DICE_IN_PLAY:,}).",
 )
 @click.option("--hand", metavar="DICE", help="Your own dice, e.g. 5,5,1,2,3 (known, not random).")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")

@@ -36,7 +36,7 @@ def presets() -> None:
     found = installed_presets()
     width = max((len(name) for name in found), default=0)
     for name, preset in found.items():
-        click.echo(f"{name:<{width}}  {preset.title} ({preset.source})")
+        click.echo(f"{name:<{width}}  {preset.title} ({preset.origin})")
         click.echo(f"{'':<{width}}  variants: {', '.join(preset.variants)}")
         if preset.options:
             shown = ", ".join(f"{k}={_show(v)}" for k, v in preset.options.items())

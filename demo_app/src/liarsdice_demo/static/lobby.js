@@ -1,7 +1,12 @@
-// The lobby: compose a table from a preset and/or variants, validate it live, create it.
+// The lobby: compose a table from a preset and/or variants, validate it live, create it; or a
+// quick game: the preset table of bots (lobby.quick_game) through the same POST /api/tables.
 import { el, postJSON, t } from "./api.js";
 
 const catalog = JSON.parse(document.getElementById("catalog").textContent);
+const quick = JSON.parse(document.getElementById("quick").textContent);
+const quickButton = document.getElementById("quick-button");
+const nicknameInput = document.getElementById("nickname");
+const rulesDetails = document.getElementById("rules-details");
 const form = document.getElementById("create-form");
 const presetSelect = document.getElementById("preset");
 const optionsBox = document.getElementById("options");
@@ -155,34 +160,49 @@ function refresh() {
   validate();
 }
 
+// A preset is a whole rule set: choosing one resets the variants and options to its own.
 presetSelect.addEventListener("change", () => {
   for (const key of Object.keys(edited)) delete edited[key];
+  for (const box of form.querySelectorAll("input[name=variant]")) box.checked = false;
+  if (!presetSelect.value) rulesDetails.open = true; // no preset: the variants are the rules
   applyTableSize();
   refresh();
 });
 for (const box of form.querySelectorAll("input[name=variant]")) box.addEventListener("change", refresh);
 for (const input of [seatsInput, diceInput]) input.addEventListener("input", validate);
 
-form.addEventListener("submit", async (event) => {
-  event.preventDefault();
+// Create the table ``body`` describes and go to it (or show why not).
+async function create(body, button) {
   createError.textContent = "";
-  const body = {
-    ...composition(),
-    ...tableSize(),
-    nickname: document.getElementById("nickname").value,
-    bot_kind: document.getElementById("bot_kind").value,
-    turn_seconds: Number(document.getElementById("turn_seconds").value),
-    rated: document.getElementById("rated").checked,
-    public: document.getElementById("public").checked,
-  };
-  createButton.disabled = true;
-  const answer = await postJSON("/api/tables", body);
+  button.disabled = true;
+  const answer = await postJSON("/api/tables", { ...body, nickname: nicknameInput.value });
   if (answer.ok) {
     window.location.assign(`/t/${answer.code}`);
   } else {
     createError.textContent = answer.error;
-    createButton.disabled = false;
+    button.disabled = false;
   }
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  create(
+    {
+      ...composition(),
+      ...tableSize(),
+      bot_kind: document.getElementById("bot_kind").value,
+      turn_seconds: Number(document.getElementById("turn_seconds").value),
+      rated: document.getElementById("rated").checked,
+      public: document.getElementById("public").checked,
+    },
+    createButton,
+  );
+});
+
+// One click: the quick game's preset, seats and bots, dealt at once (the form is left as it is).
+quickButton.addEventListener("click", () => {
+  if (!nicknameInput.reportValidity()) return;
+  create({ preset: quick.preset, seats: quick.seats, bot_kind: quick.bot_kind, start: true }, quickButton);
 });
 
 // A table page's "New table" link fills the form in with that table's settings:
@@ -212,5 +232,7 @@ function prefill(query) {
 }
 
 prefill(new URLSearchParams(window.location.search));
+// Rules that are not a preset's own are shown, not folded away.
+if (!presetSelect.value || checkedVariants().length || Object.keys(edited).length) rulesDetails.open = true;
 applyTableSize();
 refresh();

@@ -1,5 +1,7 @@
 // The table page: one WebSocket, the server's state rendered, intents sent back.
 import { PAGE_LANGUAGE, PIPS, el, faceUp, faceWord, bidText, levelName, listing, postJSON, t, tn } from "./api.js";
+import { renderNow } from "./now.js";
+import { makePlayer, wake } from "./sound.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const $ = (id) => document.getElementById(id);
@@ -15,8 +17,11 @@ let marked = new Set(); // indices into own_dice the player picked to show with 
 let markedFor = null; // the round and dice those marks belong to
 let myTurn = false; // whether the last state offered this seat a move
 const baseTitle = document.title;
-const MUTE_KEY = "liarsdice.muted"; // localStorage: "1" when the turn sound is off
-let audio = null; // the AudioContext of the turn sound, made on first use
+const MUTE_KEY = "liarsdice.muted"; // localStorage: "1" when the sounds are off
+const play = makePlayer(() => $("mute").checked);
+let shownReveal = null; // the key of the reveal already animated (it plays once)
+let shownRound = null; // the key of the roll already animated
+let outBefore = new Set(); // the players out at the last render
 
 // Text this script writes for players comes translated from the server (api.js: t, tn); the
 // rest of the page's text is in table.html.
@@ -47,6 +52,7 @@ function connect() {
   socket = new WebSocket(`${proto}//${location.host}/ws/${boot.code}?lang=${encodeURIComponent(PAGE_LANGUAGE)}`);
   socket.addEventListener("open", () => {
     retry = 0;
+    setOnline(true);
     $("connection").textContent = seatToken ? t("connected") : t("watching");
     send("hello", seatToken ? { seat_token: seatToken } : {});
   });
@@ -75,6 +81,7 @@ function connect() {
       return;
     }
     $("connection").textContent = t("lost");
+    setOnline(false);
     setTimeout(reconnectUnlessGone, Math.min(10000, 500 * 2 ** retry++));
   });
 }
@@ -96,9 +103,22 @@ async function reconnectUnlessGone() {
   connect();
 }
 
+/**
+ * Show whether the page is connected: while it is not, a banner says so and every control that
+ * sends something is disabled (a move sent now would be lost); the next state restores them.
+ */
+function setOnline(online) {
+  $("offline").hidden = online;
+  document.body.classList.toggle("offline", !online);
+  // Back online, the next state sets the bid and call buttons and the rematch afresh.
+  const controls = online ? "#actions select, #start, #sit" : "#actions button, #actions select, #start, #rematch, #sit";
+  for (const control of document.querySelectorAll(controls)) control.disabled = !online;
+}
+
 /** Stop reconnecting for good and say why, with a way back to the lobby. */
 function stop(reason) {
   closedForGood = true;
+  setOnline(true); // no banner: the line says why the page stopped
   seatToken = null;
   $("connection").replaceChildren(t("disconnected", { reason }), el("a", { href: "/" }, t("backToLobby")));
   $("connection").className = "hint stopped";
@@ -234,9 +254,15 @@ function render(message) {
   const table = message.table;
   const view = message.view;
   const reveal = message.reveal;
+  const revealKey = reveal ? JSON.stringify([reveal.round, reveal.call, reveal.caller, reveal.losers]) : null;
+  const freshReveal = Boolean(reveal) && revealKey !== shownReveal;
+  shownReveal = revealKey;
+  const rollKey = view?.round && !reveal ? JSON.stringify([table.game_id, view.round, view.own_dice]) : null;
+  const freshRoll = Boolean(rollKey) && rollKey !== shownRound && !view.bids?.length;
+  if (rollKey) shownRound = rollKey;
   $("action-error").textContent = "";
   renderWaiting(message);
-  renderSeats(message);
+  renderSeats(message, freshReveal);
   const turn = view?.turn;
   const mine = message.seat !== null && view && turn === view.viewer;
   $("turn").textContent = table.status === "playing"
@@ -246,9 +272,17 @@ function render(message) {
   deadline = table.remaining === null ? null : performance.now() + table.remaining * 1000;
   renderActions(message.legal);
   renderMine(message);
+  if (freshRoll) {
+    for (const die of $("my-dice").querySelectorAll(".die")) die.classList.add("rolling");
+    play("roll");
+  }
+  const sounds = renderNow($("now"), message, { chambers: boot.config.options["revolver.chambers"], fresh: freshReveal, nameOf: shownName });
+  sounds.forEach((name, i) => setTimeout(() => play(name), i * 700));
+  document.body.classList.toggle("revealing", Boolean(reveal));
   $("bids").replaceChildren(...(view?.bids ?? []).map((b) => el("li", {}, `${shownName(b.player)}: ${bidText(b.bid)}`)));
   renderReveal(reveal);
-  $("log").replaceChildren(...message.log.slice().reverse().map((line) => el("li", {}, line)));
+  // Newest first, numbered so that the newest line has the highest number.
+  $("log").replaceChildren(...message.log.map((line, i) => el("li", { value: i + 1 }, line)).reverse());
   renderBanner(message);
   $("rematch").hidden = !(table.status === "over" && message.seat !== null);
   const me = message.seat !== null ? table.seats[message.seat] : null;
@@ -263,14 +297,10 @@ function render(message) {
 // --- your turn: a mark in the tab's title and a short beep -----------------------------------
 
 function noteTurn(now) {
-  if (now && !myTurn) beep();
+  if (now && !myTurn) play("turn");
   myTurn = now;
   document.title = now ? t("yourTurnTitle", { title: baseTitle }) : baseTitle;
   document.body.classList.toggle("my-turn", now);
-}
-
-function muted() {
-  return $("mute").checked;
 }
 
 function mutedBefore() {
@@ -281,26 +311,24 @@ function mutedBefore() {
   }
 }
 
-/** A short beep (Web Audio API); browsers allow it once the page has had a click or a key. */
-function beep() {
-  if (muted()) return;
-  const Context = window.AudioContext ?? window.webkitAudioContext;
-  if (!Context) return;
+let copiedTimer = null;
+
+/** Copy the share link; say "Copied" for a moment, or, when the clipboard is refused, select
+ * the link and ask the player to copy it themselves. */
+async function copyLink() {
+  const note = $("copied");
+  let text = t("copied");
   try {
-    audio ??= new Context();
-    if (audio.state === "suspended") audio.resume().catch(() => {});
-    const tone = audio.createOscillator();
-    const volume = audio.createGain();
-    tone.type = "sine";
-    tone.frequency.value = 880;
-    volume.gain.setValueAtTime(0.15, audio.currentTime);
-    volume.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
-    tone.connect(volume).connect(audio.destination);
-    tone.start();
-    tone.stop(audio.currentTime + 0.25);
+    if (!navigator.clipboard) throw new Error("no clipboard");
+    await navigator.clipboard.writeText($("share").value);
   } catch {
-    // no sound: the title still says it is your turn
+    $("share").select();
+    text = t("copyYourself");
   }
+  note.textContent = text;
+  note.hidden = false;
+  clearTimeout(copiedTimer);
+  copiedTimer = setTimeout(() => { note.hidden = true; }, 2500);
 }
 
 /** The lobby's address with this table's settings filled in (see lobby.js). */
@@ -349,7 +377,8 @@ function kickButton(message, seat, index) {
   }, t("remove"));
 }
 
-function renderSeats(message) {
+/** The seats; `freshReveal`: this reveal is new, so the cups lift and the newly out fall. */
+function renderSeats(message, freshReveal = false) {
   const table = message.table;
   const view = message.view;
   const reveal = message.reveal;
@@ -363,6 +392,7 @@ function renderSeats(message) {
     if (!alive) classes.push("out");
     if (message.seat === index) classes.push("me");
     if (view?.winners.includes(seat.name)) classes.push("winner");
+    if (!alive && freshReveal && !outBefore.has(seat.name) && reveal.losers.includes(seat.name)) classes.push("falling");
     let diceRow = [];
     // Once the cups are lifted every die that was under them is shown, a player's whom the call
     // put out of the game included: the count is of all of them.
@@ -370,6 +400,7 @@ function renderSeats(message) {
     if (info && revealed) {
       const matching = countsTheBid(reveal.call) ? reveal.matching_faces : null;
       diceRow = dice(revealed, matching, 0, faceUp(revealed, info.shown ?? []));
+      if (freshReveal) diceRow.forEach((die) => die.classList.add("lifted"));
     } else if (info && alive) {
       const shown = info.shown ?? [];
       const seen = message.seat === index ? view.own_dice : view.seen?.[seat.name];
@@ -389,12 +420,13 @@ function renderSeats(message) {
       el("div", { class: "name" }, seat.kind === "bot" ? botName(seat.name) : seat.name, seat.host ? " ★" : "",
         seat.kind === "bot" ? el("small", { title: seat.bot_kind }, t("botSeat", { level: (seat.bot_kind === boot.config.bot_kind && boot.config.bot_level && levelName(boot.config.bot_level)) || seat.bot_kind })) : null,
         kickButton(message, seat, index)),
-      el("div", { class: "status" }, !alive ? t("out") : seat.connected ? "" : t("away")),
+      el("div", { class: "status" }, !alive ? t("out") : seat.connected ? "" : seat.stand_in ? t("standIn") : t("away")),
       el("div", { class: "dice" }, diceRow),
       el("div", { class: "facts" }, facts.flatMap((f, i) => (i ? [" · ", f] : [f]))),
     );
   });
   $("seats").replaceChildren(...cards);
+  outBefore = new Set((view?.seats ?? []).filter((s) => !s.alive).map((s) => s.name));
 }
 
 function renderActions(legal) {
@@ -502,7 +534,7 @@ $("mute").addEventListener("change", () => {
   }
 });
 $("rematch").addEventListener("click", () => send("rematch"));
-$("copy").addEventListener("click", () => navigator.clipboard?.writeText($("share").value));
+$("copy").addEventListener("click", copyLink);
 $("sit-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const body = { nickname: $("sit-nickname").value };
@@ -517,9 +549,7 @@ $("sit-form").addEventListener("submit", async (event) => {
 });
 window.addEventListener("beforeunload", () => { closedForGood = true; });
 // Browsers let a page play sound once it has had a click or a key: wake the sound up then.
-for (const kind of ["pointerdown", "keydown"]) {
-  window.addEventListener(kind, () => { if (audio?.state === "suspended") audio.resume().catch(() => {}); });
-}
+for (const kind of ["pointerdown", "keydown"]) window.addEventListener(kind, wake);
 
 connect();
 requestAnimationFrame(tick);

@@ -1,0 +1,140 @@
+"""``liarsdice play``: a whole game in the terminal against bots, under any preset or variants.
+
+The options are those of the other commands (``--preset``, ``--variant``, ``--option``) and of
+the table (``--players``, ``--dice``, ``--bots``, ``--seed``, ``--name``, ``--lang``). The loop is
+:mod:`~liarsdice.cli.terminal_game`, the grammar of what one types
+:mod:`~liarsdice.cli.terminal_input`, the words :mod:`~liarsdice.cli.terminal_words`.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from random import Random
+
+import click
+
+from liarsdice import phrases
+from liarsdice import tournament as tournament_module
+from liarsdice.bots import bot_label, make_bot
+from liarsdice.cli.group import cli
+from liarsdice.cli.shared import (
+    build_ruleset,
+    heading,
+    option_option,
+    preset_option,
+    variant_option,
+)
+from liarsdice.cli.terminal_game import Quit, Table, play
+from liarsdice.cli.terminal_input import help_text
+from liarsdice.game import Game
+from liarsdice.i18n import LOCALES, _
+
+#: The bots' names, seat by seat after the player's; a larger table numbers the rest.
+BOT_NAMES = ("Iris", "Knox", "Lena", "Milo", "Nadia", "Oleh", "Petra", "Rosa", "Sasha", "Taras")
+#: The preset of a bare ``liarsdice play`` (no preset, variant or option): the standard rules
+#: alone cost a lost round nothing, so they cannot be played.
+DEFAULT_PRESET = "dudo"
+#: The bots when ``--bots`` is not given: the medium level at every seat.
+DEFAULT_BOT = "odds"
+
+
+def _read(prompt: str) -> str:
+    """A line from the keyboard (``EOFError`` when the input is closed)."""
+    return input(prompt)
+
+
+def environment_lang() -> str:
+    """The player's language from ``LC_ALL``, ``LC_MESSAGES`` or ``LANG`` (English if none fits)."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        code = os.environ.get(name, "")[:2].lower()
+        if code in LOCALES:
+            return code
+    return "en"
+
+
+def bot_kinds(bots: str | None, players: int | None) -> list[str]:
+    """The kind of each bot seat: ``--bots`` (one kind fills every seat), else the default kind
+    for ``--players`` (4 if not given) less the player. Refuses a count that disagrees."""
+    if bots is None:
+        return [DEFAULT_BOT] * ((players or 4) - 1)
+    try:
+        kinds = tournament_module.parse_kinds(bots)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--bots") from None
+    if len(kinds) == 1 and players is not None:
+        return kinds * (players - 1)
+    if players is not None and len(kinds) != players - 1:
+        message = f"{len(kinds)} bots do not fill a table of {players} with you"
+        raise click.BadParameter(message, param_hint="--bots")
+    return kinds
+
+
+@cli.command("play")
+@preset_option
+@variant_option
+@option_option
+@click.option("--players", type=click.IntRange(min=2), help="Players, you included [default: 4].")
+@click.option(
+    "--dice", type=click.IntRange(min=1), default=5, show_default=True, help="Dice per player."
+)
+@click.option(
+    "--bots",
+    metavar="KINDS",
+    help=f"Bot kinds, one per bot seat (KIND*N seats N); one kind fills every seat "
+    f"[default: {DEFAULT_BOT}, the medium level].",
+)
+@click.option("--seed", type=int, help="Replay a game exactly (dice and bots).")
+@click.option("--name", default="Player", show_default=True, help="Your name at the table.")
+@click.option("--lang", type=click.Choice(LOCALES), help="Language [default: from LANG, else en].")
+def play_command(
+    preset: str | None,
+    variants: tuple[str, ...],
+    options: tuple[str, ...],
+    players: int | None,
+    dice: int,
+    bots: str | None,
+    seed: int | None,
+    name: str,
+    lang: str | None,
+) -> None:
+    """Play a whole game against bots: type bids ("3 5" or "3x5") and calls, "help" or "quit".
+
+    With no --preset, --variant or --option the game is the dudo preset."""
+    lang = lang or environment_lang()
+    if preset is None and not variants and not options:
+        preset = DEFAULT_PRESET
+    rules = build_ruleset(preset, variants, options)
+    kinds = bot_kinds(bots, players)
+    names = [f"Bot {n}" for n in range(1, len(kinds) + 1)]
+    names = [*BOT_NAMES[: len(kinds)], *names[len(BOT_NAMES) :]]
+    if not name.strip() or name in names:
+        raise click.BadParameter(f"{name!r} is taken or empty", param_hint="--name")
+    rules.check_table(len(kinds) + 1, dice)
+    seed = secrets.randbits(32) if seed is None else seed
+    seated = {
+        bot: make_bot(kind, rules, Random(seed + n))
+        for n, (bot, kind) in enumerate(zip(names, kinds, strict=True), 1)
+    }
+    game = Game(rules, [name, *names], Random(seed), dice_per_player=dice)
+    table = Table(rules, game, name, seated, lang, _read, click.echo)
+    listed = [
+        _("{player}: {kind}", player=bot, kind=bot_label(kind))
+        for bot, kind in zip(names, kinds, strict=True)
+    ]
+    table.say(
+        _(
+            "{rules}. Seed {seed}. Bots: {bots}.",
+            rules=heading(rules),
+            seed=seed,
+            bots=phrases.listing(listed),
+        )
+    )
+    table.say(help_text(tuple(rules.calls)))
+    try:
+        winners = play(table, dice)
+    except Quit:
+        table.say(_("You left the game."))
+        return
+    if name in winners:
+        table.say(_("You win!"))

@@ -1,0 +1,160 @@
+"""The loop of ``liarsdice play``: one game between a player at the keyboard and bots.
+
+:func:`play` reads lines with ``read`` and prints with ``write``, so it runs the same under a
+terminal and in a test. The player sees only their own :class:`~liarsdice.views.PlayerView` (the
+other cups stay hidden until a call lifts them); the bots decide through the same
+:mod:`liarsdice.bots` policies as ``liarsdice tournament``, each from its own view. A line that is
+not a legal move gets the parser's or the engine's reason and a new prompt, changing nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from liarsdice import engine, legality
+from liarsdice.bots import Bot, interjection
+from liarsdice.cli import terminal_words as words
+from liarsdice.cli.terminal_input import Typed, help_text, parse
+from liarsdice.errors import IllegalAction
+from liarsdice.events import Event, RoundResolved
+from liarsdice.game import Game
+from liarsdice.i18n import Param, Text, _
+from liarsdice.limits import StuckGame
+from liarsdice.models import Action, BidAction, CallAction, Payload
+from liarsdice.ruleset import Ruleset
+
+Read = Callable[[str], str]
+Write = Callable[[str], None]
+
+
+class Quit(Exception):
+    """The player typed "quit" (or closed the input)."""
+
+
+class Table:
+    """A game under way: the rules, the game, who is at the keyboard, the bots, the language."""
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        game: Game,
+        human: str,
+        bots: Mapping[str, Bot],
+        lang: str,
+        read: Read,
+        write: Write,
+    ) -> None:
+        self.rules, self.game, self.human, self.bots = rules, game, human, bots
+        self.lang, self.read, self.write = lang, read, write
+
+    def say(self, text: Param) -> None:
+        """Print ``text`` in the player's language."""
+        self.write(text.render(self.lang) if isinstance(text, Text) else str(text))
+
+    def tell(self, events: Sequence[Event]) -> None:
+        """Narrate ``events``; at a ruling, first lift every cup."""
+        for event in events:
+            if isinstance(event, RoundResolved):
+                for cup in words.reveal_lines(self.game.view(self.human)):
+                    self.say(cup)
+            line = words.event_line(self.rules, event)
+            if line is not None:
+                self.say(line)
+
+    def help_line(self) -> Text:
+        """The grammar, with the calls the player may make now."""
+        return help_text(tuple(legality.legal_calls(self.rules, self.game.state, self.human)))
+
+    def ask(self) -> Action:
+        """Prompt until the player types a readable move (the engine judges it after)."""
+        while True:
+            try:
+                line = self.read("> ")
+            except EOFError:
+                raise Quit from None
+            typed = parse(line, tuple(self.rules.calls))
+            if isinstance(typed, Text):
+                self.say(typed)
+            elif typed.word == "help":
+                self.say(self.help_line())
+            elif typed.word == "quit":
+                raise Quit
+            else:
+                return self.payload(self.action(typed))
+
+    def action(self, typed: Typed) -> Action:
+        if typed.bid is not None:
+            return BidAction(self.human, typed.bid)
+        return CallAction(self.human, typed.kind or "challenge")
+
+    def payload(self, action: Action) -> Action:
+        """Ask for each plugin's extra data the move may carry (e.g. dice to show), if any."""
+        chosen: dict[str, object] = {}
+        for plugin, choices in legality.payload_choices(
+            self.rules, self.game.state, action
+        ).items():
+            self.say(_("{plugin}: 0 = nothing", plugin=plugin))
+            for number, choice in enumerate(choices, 1):
+                self.write(f"  {number} = {choice}")
+            answer = self.read("> ").strip()
+            if answer.isdigit() and 1 <= int(answer) <= len(choices):
+                chosen[plugin] = choices[int(answer) - 1]
+        if not chosen:
+            return action
+        payload: Payload = chosen
+        if isinstance(action, BidAction):
+            return BidAction(action.player, action.bid, payload)
+        assert isinstance(action, CallAction)
+        return CallAction(action.player, action.kind, payload)
+
+    def human_move(self) -> None:
+        """The player's turn: show the bids and the prompt until a move is accepted."""
+        self.say(words.bids_line(self.game.view(self.human)))
+        self.say(_("Your turn, {player}.", player=self.human))
+        while True:
+            action = self.ask()
+            try:
+                self.tell(self.game.act(action))
+                return
+            except IllegalAction as refused:
+                for reason in refused.reasons:
+                    self.say(reason)
+
+    def bot_move(self) -> None:
+        """A bot's interjection out of turn, if one makes it, else the move of the bot on turn."""
+        state = self.game.state
+        assert state.round is not None
+        for player in dict.fromkeys(c.player for c in engine.out_of_turn_calls(self.rules, state)):
+            if player in self.bots:
+                action = interjection(self.bots[player], self.game.view(player))
+                if action is not None:
+                    self.tell(self.game.act(action))
+                    return
+        player = state.round.turn
+        self.tell(self.game.act(self.bots[player].decide(self.game.view(player))))
+
+
+def play(table: Table, dice_per_player: int) -> tuple[str, ...]:
+    """Play the game to its end; return the winners. Raises :class:`Quit` if the player leaves,
+    :class:`~liarsdice.limits.StuckGame` past the ruleset's move limit."""
+    game, rules = table.game, table.rules
+    limit = rules.move_limit(len(game.state.players), dice_per_player)
+    table.tell(game.events)
+    moves = 0
+    while not game.over:
+        table.tell(game.start_round())
+        view = game.view(table.human)
+        table.say(words.table_line(view))
+        if any(player.name == table.human for player in game.state.alive):
+            table.say(words.dice_line(view.own_dice))
+        state = game.state
+        while state.round is not None and not state.round.over:
+            if moves == limit.moves:
+                raise StuckGame(repr(rules), limit)
+            moves += 1
+            if state.round.turn == table.human:
+                table.human_move()
+            else:
+                table.bot_move()
+            state = game.state
+    return game.state.winners

@@ -1,0 +1,269 @@
+"""The table page as a player follows it, in Debian's Chromium (Playwright), on a phone (390x844)
+and a desktop (1280x800): the bid being answered and the ruling are on screen (by position, not
+by class), the connection's loss shows and stops the actions, the log counts down from the
+newest, the share link says it was copied, and the drama (animations, sounds) keeps to the
+player's wishes (reduced motion, the mute switch).
+
+Skipped (with the reason) when ``/usr/bin/chromium`` is absent: ``apt-get install chromium``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from .conftest import create_in_lobby
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+IN_VIEW = """(text) => {
+  // Whether some element showing `text` (its own text, not a container's) lies inside the
+  // viewport, unscrolled, and is not covered by another element.
+  const inside = (r) => r.width > 0 && r.height > 0 && r.top >= 0 && r.left >= 0
+    && r.bottom <= innerHeight && r.right <= innerWidth;
+  const all = [...document.querySelectorAll("body *")].filter((e) => e.textContent.includes(text));
+  const leaves = all.filter((e) => ![...e.children].some((c) => c.textContent.includes(text)));
+  return leaves.some((e) => {
+    const r = e.getBoundingClientRect();
+    if (!inside(r)) return false;
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return top !== null && (e.contains(top) || top.contains(e));
+  });
+}"""
+
+SOUNDS = """
+window.sounds = [];
+const Real = window.AudioContext;
+window.AudioContext = class extends Real {
+  createOscillator() {
+    const osc = super.createOscillator();
+    const start = osc.start.bind(osc);
+    osc.start = (...args) => {
+      window.sounds.push(`${osc.type} ${osc.frequency.value}`);
+      return start(...args);
+    };
+    return osc;
+  }
+  createBufferSource() {
+    const source = super.createBufferSource();
+    const start = source.start.bind(source);
+    source.start = (...args) => { window.sounds.push("noise"); return start(...args); };
+    return source;
+  }
+};
+window.sockets = [];
+const RealSocket = window.WebSocket;
+window.WebSocket = class extends RealSocket {
+  constructor(...args) { super(...args); window.sockets.push(this); }
+};
+"""
+"""Records each sound the page starts (``window.sounds``: "type Hz", or "noise") and keeps its
+sockets (``window.sockets``)."""
+
+
+def in_view(page: Any, text: str) -> bool:
+    return bool(page.evaluate(IN_VIEW, text))
+
+
+def open_page(browser: Any, viewport: dict[str, int], **context: Any) -> Any:
+    page = browser.new_context(viewport=viewport, **context).new_page()
+    page.add_init_script(SOUNDS)
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    return page
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_bid_you_answer_and_the_ruling_are_on_screen(
+    app: Any, live_server: str, browser: Any, viewport: dict[str, int]
+) -> None:
+    app.config["REVEAL_PAUSE"] = 2.5  # the reveal stays up long enough to look
+    page = open_page(browser, viewport)
+    create_in_lobby(page, live_server, preset="casino", seats="6", bot_kind="random")
+    page.click("#start")
+    answered = ruled = 0
+    deadline = time.monotonic() + 60
+    while not (answered >= 2 and ruled >= 1):
+        assert time.monotonic() < deadline, f"answered {answered} bids, saw {ruled} rulings"
+        page.wait_for_function(
+            "() => !document.getElementById('actions').hidden"
+            " || !document.getElementById('reveal').hidden",
+            timeout=30000,
+        )
+        assert page.evaluate("window.scrollY") == 0  # nobody scrolled to get there
+        if page.is_visible("#reveal"):
+            ruling = page.inner_text("#reveal .ruling")  # the text: found on screen below
+            assert in_view(page, ruling), ruling
+            # the revolver's load and pull (casino): "Boris loads 1 of 6 and pulls: click"
+            pull = page.evaluate(
+                "() => [...document.querySelectorAll('body *')].map((e) => e.textContent)"
+                ".find((s) => / loads \\d+ of 6 and pulls: (bang|click|out)/.test(s)"
+                " && s.length < 80)"
+            )
+            assert pull, "no pull shown with the ruling"
+            assert in_view(page, pull.strip()), pull
+            ruled += 1
+            page.wait_for_selector("#reveal", state="hidden", timeout=20000)
+            continue
+        bids = page.query_selector_all("#bids li")
+        if bids:
+            bidder, bid = bids[-1].inner_text().split(": ")
+            assert in_view(page, f"{bidder} bid {bid}"), (bidder, bid)
+            for button in [page.locator("#bid-button"), *page.locator("#calls button").all()]:
+                box = button.bounding_box()
+                assert box is not None and box["y"] + box["height"] <= viewport["height"], box
+            answered += 1
+            page.click("#calls button.challenge" if answered % 2 == 0 else "#bid-button")
+        else:
+            page.click("#bid-button")
+        page.wait_for_timeout(150)
+    assert not page.errors, page.errors
+
+
+def test_a_lost_connection_shows_a_banner_and_disables_the_actions(
+    app: Any, live_server: str, browser: Any
+) -> None:
+    app.config["BOT_DELAY"] = 0.5
+    page = open_page(browser, PHONE)
+    create_in_lobby(page, live_server, seats="2", dice_per_player="2", bot_kind="random")
+    assert page.is_hidden("#offline")
+    page.click("#start")
+    page.wait_for_selector("#actions:visible")
+    assert page.is_enabled("#bid-button")
+    page.context.set_offline(True)
+    page.evaluate("window.sockets.at(-1).close()")
+    page.wait_for_selector("#offline:visible")
+    assert in_view(page, page.inner_text("#offline"))
+    assert "Connection lost" in page.inner_text("#offline")
+    for control in page.locator("#actions button, #actions select").all():
+        assert control.is_disabled(), control.evaluate("(e) => e.outerHTML")
+    page.wait_for_timeout(1200)  # a reconnection or two fail meanwhile
+    assert page.is_visible("#offline") and page.is_disabled("#bid-button")
+    page.context.set_offline(False)
+    page.wait_for_selector("#offline", state="hidden", timeout=15000)
+    page.wait_for_function("() => !document.getElementById('bid-button').disabled")
+    assert page.is_enabled("#bid-quantity") and page.is_enabled("#bid-face")
+    page.click("#bid-button")  # and the move goes through
+    page.wait_for_selector("#log li:has-text('Iris bids')", timeout=5000)
+    assert not page.errors, page.errors
+
+
+def test_the_log_counts_down_from_the_newest_line(live_server: str, browser: Any) -> None:
+    page = open_page(browser, DESKTOP)
+    create_in_lobby(page, live_server, seats="2", dice_per_player="2", bot_kind="random")
+    page.click("#start")
+    page.wait_for_selector("#actions:visible")
+    page.click("#bid-button")
+    page.wait_for_selector("#log li:has-text('Iris bids')")
+    numbers = page.evaluate("[...document.querySelectorAll('#log li')].map((li) => li.value)")
+    assert numbers == list(range(len(numbers), 0, -1)) and len(numbers) >= 3, numbers
+    assert page.inner_text("#log li:last-child").startswith("New game")  # number 1: the oldest
+
+
+def test_copy_link_says_copied_or_how_to_copy(live_server: str, browser: Any) -> None:
+    page = open_page(browser, DESKTOP, permissions=["clipboard-read", "clipboard-write"])
+    create_in_lobby(page, live_server, seats="2", dice_per_player="2", bot_kind="random")
+    link = page.input_value("#share")
+    assert page.is_hidden("#copied")
+    page.click("#copy")
+    page.wait_for_selector("#copied:visible")
+    assert page.inner_text("#copied") == "Copied"
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    page.wait_for_selector("#copied", state="hidden", timeout=5000)  # for a moment only
+    # A clipboard the browser refuses: the link is selected, and the player told to copy it.
+    page.evaluate(
+        "() => { navigator.clipboard.writeText = () => Promise.reject(new Error('denied')); }"
+    )
+    page.click("#copy")
+    page.wait_for_selector("#copied:visible")
+    assert page.inner_text("#copied") == "The link is selected: copy it"
+    assert page.evaluate("window.getSelection().toString() || document.activeElement.id") in (
+        link,
+        "share",
+    )
+    assert (
+        page.evaluate(
+            "(() => { const s = document.getElementById('share');"
+            " return s.value.slice(s.selectionStart, s.selectionEnd); })()"
+        )
+        == link
+    )
+    assert not page.errors, page.errors
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_the_dice_roll_unless_less_motion_is_asked(
+    live_server: str, browser: Any, motion: str
+) -> None:
+    page = open_page(browser, DESKTOP, reduced_motion=motion)
+    create_in_lobby(page, live_server, seats="2", dice_per_player="2", bot_kind="random")
+    page.click("#start")
+    page.wait_for_selector("#my-dice .die.rolling")  # the deal: the dice roll in
+    animation = page.evaluate(
+        "getComputedStyle(document.querySelector('#my-dice .die.rolling')).animationName"
+    )
+    assert animation == ("roll" if motion == "no-preference" else "none")
+    assert not page.errors, page.errors
+
+
+def test_a_reveal_sounds_the_call_and_the_revolver_unless_muted(
+    app: Any, live_server: str, browser: Any
+) -> None:
+    app.config["REVEAL_PAUSE"] = 1.0
+    page = open_page(browser, DESKTOP)
+    create_in_lobby(page, live_server, preset="casino", seats="2", bot_kind="random")
+    page.click("#start")
+    deadline = time.monotonic() + 30
+    while not page.is_visible("#reveal"):  # Iris challenges the first bid she may
+        assert time.monotonic() < deadline, "no reveal"
+        if page.is_visible("#actions"):
+            challenge = page.query_selector("#calls button.challenge")
+            (challenge or page.locator("#bid-button")).click()
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(900)  # the revolver's sound comes after the call's
+    sounds = page.evaluate("window.sounds")
+    assert "sine 880" in sounds  # the turn
+    assert sounds.count("noise") >= 4  # the roll (and a bang, perhaps)
+    assert "triangle 523" in sounds  # the call
+    assert "square 1800" in sounds or "sine 120" in sounds  # the click, or the bang
+    # Muted: the next reveal is silent, and so is the next roll.
+    page.check("#mute")
+    page.evaluate("window.sounds = []")
+    page.wait_for_selector("#reveal", state="hidden", timeout=20000)
+    if not page.is_visible("#winner"):
+        page.wait_for_function(
+            "() => !document.getElementById('actions').hidden"
+            " || !document.getElementById('reveal').hidden",
+            timeout=30000,
+        )
+    page.wait_for_timeout(500)
+    assert page.evaluate("window.sounds") == []
+    assert not page.errors, page.errors
+
+
+def test_an_away_player_s_seat_says_a_bot_plays_for_them(
+    app: Any, live_server: str, browser: Any
+) -> None:
+    app.config["AWAY_GRACE"] = 0.2
+    app.config["BOT_DELAY"] = 0.3
+    page = open_page(browser, DESKTOP)
+    create_in_lobby(page, live_server, seats="3", dice_per_player="2", bot_kind="random")
+    friend = open_page(browser, DESKTOP)
+    friend.goto(page.input_value("#share"))
+    friend.fill("#sit-nickname", "Knox")
+    friend.click("#sit")
+    page.wait_for_selector("#seats .seat[data-seat='1']:has-text('Knox')")
+    friend.context.close()  # Knox leaves: his seat is away, then a bot plays his turns
+    knox = page.locator("#seats .seat[data-seat='1']")
+    page.wait_for_function(
+        "() => document.querySelector(\"#seats .seat[data-seat='1']\").innerText.includes('away')"
+    )
+    assert "bot playing" not in knox.inner_text()  # away, but nobody plays for him yet
+    page.click("#start")
+    page.wait_for_selector("#actions:visible")
+    page.click("#bid-button")  # Knox is next: after the grace a bot stands in
+    page.wait_for_selector("#seats .seat[data-seat='1']:has-text('away — bot playing')")
+    assert not page.errors, page.errors

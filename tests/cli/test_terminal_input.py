@@ -1,0 +1,59 @@
+"""liarsdice.cli.terminal_input: the grammar of what one types at ``liarsdice play``."""
+
+from __future__ import annotations
+
+import pytest
+
+from liarsdice.cli.terminal_input import Typed, help_text, parse
+from liarsdice.i18n import Text
+from liarsdice.models import Bid
+
+CALLS = ("challenge", "exact")
+
+
+@pytest.mark.parametrize("line", ["3 5", "3x5", "3X5", " 3 x 5 ", "3*5", "3\u00d75", "3\u04455"])
+def test_a_bid_is_quantity_then_face(line: str) -> None:
+    assert parse(line, CALLS) == Typed("bid", bid=Bid(3, 5))
+
+
+def test_a_large_quantity_is_read() -> None:
+    assert parse("12 6", CALLS) == Typed("bid", bid=Bid(12, 6))
+
+
+@pytest.mark.parametrize("line", ["challenge", "Exact", "  EXACT  "])
+def test_a_call_is_its_kind_by_name(line: str) -> None:
+    assert parse(line, CALLS) == Typed("call", kind=line.strip().lower())
+
+
+def test_a_call_the_ruleset_does_not_offer_is_unreadable() -> None:
+    assert isinstance(parse("exact", ("challenge",)), Text)
+
+
+@pytest.mark.parametrize(
+    ("line", "word"), [("help", "help"), ("?", "help"), ("quit", "quit"), ("q", "quit")]
+)
+def test_help_and_quit(line: str, word: str) -> None:
+    assert parse(line, CALLS) == Typed(word)
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("9 9", "a face is 1 to 6, not 9"),
+        ("3 0", "a face is 1 to 6, not 0"),
+        ("0 5", "a bid is on at least one die"),
+        ("", 'Type a bid or a call ("help" shows how).'),
+        ("three fives", '"three fives" is neither a bid nor a call ("help" shows how).'),
+        ("3 5 6", '"3 5 6" is neither a bid nor a call ("help" shows how).'),
+        ("-3 5", '"-3 5" is neither a bid nor a call ("help" shows how).'),
+    ],
+)
+def test_unreadable_lines_get_a_reason(line: str, reason: str) -> None:
+    answer = parse(line, CALLS)
+    assert isinstance(answer, Text)
+    assert str(answer) == reason
+
+
+def test_the_help_line_names_the_calls_and_reads_in_ukrainian() -> None:
+    assert "(challenge, exact)" in str(help_text(CALLS))
+    assert "Ставка" in help_text(CALLS).render("uk")
