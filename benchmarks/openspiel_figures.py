@@ -123,7 +123,8 @@ def ev_against(theirs: Any, mine: Any, anchor: Any) -> float:
 def ev_figures(game: Any, theirs: Any, rules: Ruleset, iterations: int) -> None:
     """Each level's exploitability and EV against CFR+, printed."""
     started = time.perf_counter()
-    anchor = _solved(theirs, iterations).average_policy()
+    solver = _solved(theirs, iterations)
+    anchor = solver.average_policy()  # a view into the solver: it must outlive ``anchor``
     print(
         f"OpenSpiel's C++ CFR+ x {iterations}: exploitability "
         f"{pyspiel.exploitability(theirs, anchor):.5f} ({time.perf_counter() - started:.1f} s)",
