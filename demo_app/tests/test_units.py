@@ -21,7 +21,7 @@ from liarsdice.events import (
 from liarsdice.models import Bid, BidAction, CallAction, Resolution
 from liarsdice_demo import __main__ as cli
 from liarsdice_demo import create_app
-from liarsdice_demo.composition import parse_config
+from liarsdice_demo.composition import ConfigError, parse_config
 from liarsdice_demo.connection import Connection
 from liarsdice_demo.live_store import LiveStore
 from liarsdice_demo.narrate import line, ruling
@@ -350,3 +350,14 @@ def test_a_finished_table_is_not_listed_while_the_shared_list_is_cached(
         assert app.test_client().get("/api/tables").json["tables"] == []
     finally:
         hub.shutdown()
+
+
+@pytest.mark.parametrize("seats", [True, False, 3.5, "3.0", [3], "three"])
+def test_a_table_size_that_is_not_a_whole_number_is_refused(seats: Any) -> None:
+    with pytest.raises(ConfigError, match="seats must be a whole number"):
+        parse_config({"preset": "dudo", "seats": seats})
+
+
+@pytest.mark.parametrize("seats", [3, 3.0, "3", " 3 "])
+def test_a_whole_number_of_seats_is_taken_in_any_json_form(seats: Any) -> None:
+    assert parse_config({"preset": "dudo", "seats": seats}).seats == 3

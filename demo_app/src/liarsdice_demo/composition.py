@@ -123,7 +123,11 @@ def _int(data: Mapping[str, Any], key: str, default: int, low: int, high: int) -
     raw = data.get(key, default)
     if raw in (None, ""):
         return default
+    # A boolean or a fraction is not a whole number, though int() would take it (True, 6.7).
+    whole = isinstance(raw, int | str) or (isinstance(raw, float) and raw.is_integer())
     try:
+        if isinstance(raw, bool) or not whole:
+            raise ValueError(raw)
         value = int(raw)
     except (TypeError, ValueError):
         raise ConfigError(gettext("%(key)s must be a whole number", key=key)) from None

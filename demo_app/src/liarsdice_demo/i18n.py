@@ -203,11 +203,16 @@ def _client_text(locale: str) -> dict[str, Any]:
         # replay.js
         "play": gettext("Play"),
         "pause": gettext("Pause"),
+        "winnerWord": gettext("Winner"),  # a seat that won, in words beside its colour
         # table.js and replay.js
         "dice": plural_forms(lambda n: ngettext("{n} die", "{n} dice", n)),
         "faceUp": gettext("{value}, face up"),
         "underCup": gettext("under the cup"),
         "ownHidden": gettext("The rules hide your dice from you this round"),
+        # a die's name for screen readers (api.js: dieName): "four", "four, face up, counts"
+        "dieHidden": gettext("hidden"),
+        "dieUp": gettext("face up"),
+        "dieCounts": gettext("counts"),
         # table.js
         "outOfTurn": gettext(
             "Not your turn, but you may call this bid before the next one is made"
@@ -273,6 +278,16 @@ def _client_text(locale: str) -> dict[str, Any]:
         "team": gettext("team {number}"),
         "ratings": gettext(" Ratings: {list}"),
         "replayGame": gettext("Replay this game"),
+        "onTurn": gettext("on turn"),
+        "you": gettext("you"),
+        "host": gettext("host"),
+        "hideRuling": gettext("Hide the ruling"),
+        # announce.js and clock.js: what the live region says
+        "youOpen": gettext("You open the round."),
+        "isOut": gettext("{name} is out."),
+        "wonGame": gettext("{player} wins the game!"),
+        "wonTogether": gettext("{players} win the game!"),
+        "secondsLeft": plural_forms(lambda n: ngettext("{n} second left", "{n} seconds left", n)),
         "levels": {level: gettext(word) for level, word in LEVELS.items()},
     }
 

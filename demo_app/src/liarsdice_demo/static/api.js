@@ -79,6 +79,18 @@ export function faceWord(face, n) {
   return forms ? pick(forms, n) : `face-${face}`;
 }
 
+/** A die's accessible name: its face in words ("four"; a die under the cup: "hidden"), then
+ * "face up" and "counts" when `up` or `counts`. */
+export function dieName(face, { up = false, counts = false } = {}) {
+  const name = face === null ? t("dieHidden") : faceWord(face, 1);
+  return [name, up ? t("dieUp") : null, counts ? t("dieCounts") : null].filter(Boolean).join(", ");
+}
+
+/** Text for screen readers only (the class `visually-hidden` in style.css). */
+export function unseen(text) {
+  return el("span", { class: "visually-hidden" }, text);
+}
+
 /** "3 fives" / "1 five". */
 export function bidText(bid) {
   if (!bid) return "";

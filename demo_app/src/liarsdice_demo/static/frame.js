@@ -1,0 +1,83 @@
+// The table page around the game: the share link, the waiting room before the start, and the
+// banner after the game (the winner, the ratings, the replay).
+import { el, levelName, listing, t } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+let copiedTimer = null;
+
+/** Copy the share link; say "Copied" for a moment, or, when the clipboard is refused, select
+ * the link and ask the player to copy it themselves. */
+export async function copyLink() {
+  const note = $("copied");
+  let text = t("copied");
+  try {
+    if (!navigator.clipboard) throw new Error("no clipboard");
+    await navigator.clipboard.writeText($("share").value);
+  } catch {
+    $("share").select();
+    text = t("copyYourself");
+  }
+  note.textContent = text;
+  note.hidden = false;
+  clearTimeout(copiedTimer);
+  copiedTimer = setTimeout(() => { note.hidden = true; }, 2500);
+}
+
+/** The lobby's address with this table's settings filled in (see lobby.js). */
+export function newTableLink(boot) {
+  const config = boot.config;
+  const query = new URLSearchParams({
+    preset: config.preset ?? "",
+    variants: config.variants.join(","),
+    options: JSON.stringify(config.options ?? {}),
+    seats: config.seats,
+    bot_kind: config.bot_kind ?? "none",
+    turn_seconds: config.turn_seconds,
+    dice_per_player: config.dice_per_player,
+    rated: config.rated ? "1" : "",
+    public: boot.public ? "1" : "",
+  });
+  return `/?${query}`;
+}
+
+/** The waiting room of state `message`; `closed`: the page stopped for good. */
+export function renderWaiting(message, boot, closed) {
+  const table = message.table;
+  const waiting = table.status === "waiting";
+  $("waiting").hidden = !waiting;
+  if (!waiting) return;
+  const taken = table.seats.filter(Boolean).length;
+  // "hard" (in the page's language), or a kind without a level
+  const bots = boot.config.bot_level ? levelName(boot.config.bot_level) : boot.config.bot_kind;
+  $("waiting-text").textContent = t("waiting", { taken, seats: table.seats.length }) +
+    (bots ? t("emptyBots", { level: bots }) : t("emptyDropped"));
+  const mayAsk = boot.public || boot.key; // a private table needs the share link's key
+  $("sit-form").hidden = closed || message.seat !== null || taken >= table.seats.length || !mayAsk;
+  if (!mayAsk && message.seat === null && !closed) {
+    $("waiting-text").textContent += t("privateAsk");
+  }
+  const me = message.seat !== null ? table.seats[message.seat] : null;
+  $("start").hidden = closed || !(me && me.host);
+}
+
+/** The banner of state `message`: the winners (`nameOf` shows a name), or why the game stopped. */
+export function renderBanner(message, nameOf) {
+  const banner = $("banner");
+  const winners = (message.view?.winners ?? []).map(nameOf);
+  const stopped = message.table.status === "stopped" && message.table.stopped;
+  banner.hidden = !(message.table.status === "over" && winners.length) && !stopped;
+  if (banner.hidden) return;
+  if (stopped) {
+    banner.replaceChildren(el("strong", { id: "stopped" }, message.table.stopped));
+    return;
+  }
+  const won = winners.length === 1 ? t("wins", { name: winners[0] }) : t("winTogether", { names: listing(winners) });
+  const parts = [el("strong", { id: "winner" }, won)];
+  const ratings = message.table.ratings;
+  if (ratings) {
+    parts.push(el("span", {}, t("ratings", { list: Object.entries(ratings)
+      .map(([name, r]) => `${name} ${r.after} (${r.delta >= 0 ? "+" : ""}${r.delta})`).join(", ") })));
+  }
+  if (message.table.game_id) parts.push(" ", el("a", { href: `/games/${message.table.game_id}` }, t("replayGame")));
+  banner.replaceChildren(...parts);
+}
