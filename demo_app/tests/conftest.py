@@ -89,6 +89,21 @@ def live_server(app: Any) -> Iterator[str]:
                 leftover.join(max(0.0, deadline - time.monotonic()))
 
 
+class Tab:
+    """A socket stand-in that drops what it is sent."""
+
+    seat: int | None = None
+    table: Any = None
+    greeted = False
+    locale = "en"
+
+    def send(self, data: Any) -> None:
+        pass
+
+    def abandon(self, code: int = 1000, reason: str = "") -> None:
+        pass
+
+
 class ManualScheduler:
     """Jobs run when the test pumps them, in order, whatever their delay."""
 
@@ -275,10 +290,18 @@ def browser() -> Iterator[Any]:
 REDIS_SERVER = shutil.which("redis-server")
 
 
+def redis_options(port: int, folder: Path, aof: bool = True) -> list[str]:
+    """``redis-server``'s options for a test server on ``port`` keeping its files in ``folder``:
+    an append-only file (``aof``) and no snapshots."""
+    options = ["--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", str(folder)]
+    return [*options, "--appendonly", "yes" if aof else "no"]
+
+
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: Any) -> Iterator[str]:
-    """A real ``redis-server`` on a free port (no persistence), stopped after the session; skipped
-    with the reason where it is not installed, except under CI (``CI`` set), where that fails."""
+    """A real ``redis-server`` on a free port, keeping an append-only file in a temporary folder
+    (as the server requires), stopped after the session; skipped with the reason where it is not
+    installed, except under CI (``CI`` set), where that fails."""
     if REDIS_SERVER is None:
         if os.environ.get("CI"):
             pytest.fail("CI must install redis-server (apt-get install redis-server)")
@@ -288,7 +311,7 @@ def redis_url(tmp_path_factory: Any) -> Iterator[str]:
         port = probe.getsockname()[1]
     folder = tmp_path_factory.mktemp("redis")
     server = subprocess.Popen(
-        [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", folder],
+        [REDIS_SERVER, *redis_options(port, folder)],
         stdout=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 10

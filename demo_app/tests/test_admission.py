@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+import json
 import threading
 from typing import Any
 
@@ -78,3 +79,22 @@ def test_websocket_handshakes_are_left_to_the_socket_gate() -> None:
     door = Admission(app, max_in_flight=0, body_seconds=1, max_body=100)
     assert call(door, HTTP_UPGRADE="websocket") == "200 OK"
     assert call(door).startswith("429")
+
+
+def test_a_refusal_under_api_is_json_and_elsewhere_plain_text() -> None:
+    door = Admission(Recorder(), max_in_flight=0, body_seconds=1, max_body=100)
+
+    def refusal(path: str) -> tuple[str, dict[str, str], bytes]:
+        seen: list[tuple[str, list[tuple[str, str]]]] = []
+        environ = {"REQUEST_METHOD": "GET", "REMOTE_ADDR": "10.0.0.1", "PATH_INFO": path}
+        body = b"".join(door({**environ, "wsgi.input": io.BytesIO()}, lambda *a: seen.append(a)))
+        return seen[0][0], dict(seen[0][1]), body
+
+    status, headers, body = refusal("/api/tables")
+    assert status.startswith("429") and headers["Retry-After"] == "1"
+    assert headers["Content-Type"] == "application/json"
+    assert json.loads(body) == {"ok": False, "error": "too many requests at once"}
+    status, headers, body = refusal("/")
+    assert (
+        headers["Content-Type"].startswith("text/plain") and body == b"too many requests at once\n"
+    )

@@ -486,13 +486,13 @@ def test_a_move_while_redis_is_down_is_refused_and_the_copy_dropped(tmp_path: Pa
     from liarsdice_demo.protocol import parse as parse_intent
     from liarsdice_demo.sockets import _handle
 
-    from .conftest import REDIS_SERVER
+    from .conftest import REDIS_SERVER, redis_options
 
     if REDIS_SERVER is None:
         pytest.skip("needs redis-server (apt-get install redis-server)")
     port = free_port()
     server = subprocess.Popen(
-        [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", ""],
+        [REDIS_SERVER, *redis_options(port, tmp_path)],
         stdout=subprocess.DEVNULL,
     )
     wait_until(lambda: redis_answers(port))
@@ -517,7 +517,7 @@ def test_a_move_while_redis_is_down_is_refused_and_the_copy_dropped(tmp_path: Pa
         assert errors == [
             "the server cannot reach its table store: nothing was played, try again soon"
         ]
-        assert hub.local(made["code"]) is None and tab.closed == 1012  # players reconnect
+        assert hub.local(made["code"]) is None and tab.closed == 1013  # players come back later
         page = app.test_client().get(f"/t/{made['code']}")
         assert page.status_code == 503 and "Retry-After" in page.headers
         hub._records = (-10.0, [])  # the lobby's cached list is old: it must read Redis

@@ -35,6 +35,7 @@ def make_app(tmp_path: Path) -> Iterator[Any]:
                 "BOT_DELAY": 0.0,
                 "REVEAL_PAUSE": 0.0,
                 "LIMIT_TABLE_CREATION": LOOSE,
+                "LIMIT_TABLE_CREATION_NETWORK": LOOSE,
                 "LIMIT_SEAT_CLAIMS": LOOSE,
                 "LIMIT_CODE_MISSES": LOOSE,
                 "LIMIT_PLAYER_CREATION": LOOSE,
@@ -96,6 +97,45 @@ def test_table_creation_is_limited_per_client(make_app: Any) -> None:
     # Another address has its own budget.
     other = client_at(app, "198.51.100.9")
     assert other.post("/api/tables", json=TABLE).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("first", "neighbour", "elsewhere"),
+    [
+        ("198.51.100.1", "198.51.100.254", "198.51.101.1"),  # IPv4: one /24
+        ("2001:db8:7:1::1", "2001:db8:7:ffff::9", "2001:db8:8::1"),  # IPv6: one /48, two /64s
+    ],
+)
+def test_table_creation_is_limited_per_network(
+    make_app: Any, first: str, neighbour: str, elsewhere: str
+) -> None:
+    app = make_app(LIMIT_TABLE_CREATION_NETWORK="2 per minute")
+    for address in (first, neighbour):  # two clients (each its own per-client budget)...
+        assert client_at(app, address).post("/api/tables", json=TABLE).status_code == 200
+    # ... of one network spend one budget of tables made.
+    assert assert_refused(client_at(app, neighbour).post("/api/tables", json=TABLE)) <= 61
+    assert live_tables(app) == 2
+    assert client_at(app, elsewhere).post("/api/tables", json=TABLE).status_code == 200
+
+
+def test_only_tables_made_spend_the_network_budget(make_app: Any) -> None:
+    app = make_app(LIMIT_TABLE_CREATION_NETWORK="2 per minute")
+    client = client_at(app, "203.0.113.5")
+    for _ in range(3):  # a mistyped form is not a table
+        assert client.post("/api/tables", json={**TABLE, "seats": 9}).status_code == 422
+    for _ in range(2):
+        assert client.post("/api/tables", json=TABLE).status_code == 200
+    assert_refused(client.post("/api/tables", json=TABLE))
+
+
+def test_an_answer_keeps_the_retry_after_the_app_gave_it(make_app: Any) -> None:
+    app = make_app(LIMIT_REQUESTS="50 per minute")
+    app.add_url_rule("/api/busy", "busy", lambda: ({"ok": False}, 503, {"Retry-After": "5"}))
+    client = app.test_client()
+    assert "Retry-After" not in client.get("/api/catalog").headers  # nothing to retry
+    busy = client.get("/api/busy")
+    # Flask-Limiter would say when its own minute ends (4, 43, 58 s...), not the app's 5 s.
+    assert busy.status_code == 503 and busy.headers["Retry-After"] == "5"
 
 
 def test_a_second_app_does_not_double_the_counting(make_app: Any) -> None:

@@ -14,7 +14,16 @@ from hypothesis import strategies as st
 
 from liarsdice_demo import sockets
 from liarsdice_demo.connection import Connection
-from liarsdice_demo.protocol import FIELDS, MAX_DEPTH, MAX_MESSAGE
+from liarsdice_demo.protocol import (
+    FIELDS,
+    MAX_DEPTH,
+    MAX_INT,
+    MAX_MESSAGE,
+    ProtocolError,
+    encode,
+    error,
+    parse,
+)
 
 SERVER_TYPES = {"welcome", "state", "reveal", "error", "pong", "stopped"}
 
@@ -107,7 +116,7 @@ def test_a_malformed_message_gets_one_error_and_the_socket_survives(
     assert server_errors(caplog) == []
 
 
-@pytest.mark.parametrize("token", ["ümlaut-token", "\u2603" * 30, "\ud800", "tok\x00en"])
+@pytest.mark.parametrize("token", ["ümlaut-token", "\u2603" * 30, "tok\x00en"])
 def test_a_non_ascii_seat_token_is_refused_and_hello_works_after(
     app: Any, make_player: Any, caplog: Any, token: str
 ) -> None:
@@ -122,6 +131,104 @@ def test_a_non_ascii_seat_token_is_refused_and_hello_works_after(
     thief.send_raw(json.dumps({"v": 1, "type": "hello", "seat_token": made["seat_token"]}))
     assert thief.expect("welcome")["seat"] == 0
     assert server_errors(caplog) == []
+
+
+def ping(**fields: Any) -> str:
+    return json.dumps({"v": 1, "type": "ping", **fields})
+
+
+SURROGATE = "text must be valid Unicode"
+TOO_BIG = f"integers are at most {MAX_INT} in size"
+NOT_FINITE = "numbers must be finite"
+UNENCODABLE = [
+    pytest.param(ping(id="\ud800"), "field 'id': " + SURROGATE, id="id-lone-surrogate"),
+    pytest.param(ping(id="ok\udfff"), "field 'id': " + SURROGATE, id="id-low-surrogate"),
+    pytest.param(ping(id=2**64), "field 'id': " + TOO_BIG, id="id-2**64"),
+    pytest.param(ping(id=-(2**63) - 1), "field 'id': " + TOO_BIG, id="id-below-int64"),
+    pytest.param(ping(id=MAX_INT + 1), "field 'id': " + TOO_BIG, id="id-2**53"),
+    pytest.param(ping(id=10**2000), "field 'id': " + TOO_BIG, id="id-2000-digits"),
+    pytest.param(ping(id=float("nan")), "field 'id': " + NOT_FINITE, id="id-NaN"),
+    pytest.param(ping(id=float("inf")), "field 'id': " + NOT_FINITE, id="id-Infinity"),
+    pytest.param(ping(x=[float("-inf")]), "field 'x': " + NOT_FINITE, id="minus-Infinity"),
+    pytest.param(
+        '{"v": 1, "type": "ping", "x": 1e400}', "field 'x': " + NOT_FINITE, id="1e400-overflows"
+    ),
+    pytest.param(ping(**{"\ud800": 1}), "a field name: " + SURROGATE, id="key-surrogate"),
+    pytest.param(
+        json.dumps({"v": 1, "type": "call", "kind": "\ud800"}),
+        "field 'kind': " + SURROGATE,
+        id="call-kind",
+    ),
+    pytest.param(
+        json.dumps({"v": 1, "type": "hello", "seat_token": "\ud800"}),
+        "field 'seat_token': " + SURROGATE,
+        id="seat-token",
+    ),
+    pytest.param(
+        json.dumps({"v": 1, "type": "bid", "quantity": 1, "face": 2, "payload": {"x": [2**64]}}),
+        "field 'payload': " + TOO_BIG,
+        id="payload-int",
+    ),
+    pytest.param(
+        json.dumps({"v": 1, "type": "bid", "quantity": 1, "face": 2, "payload": {"\udc00": 1}}),
+        "field 'payload': " + SURROGATE,
+        id="payload-key",
+    ),
+    pytest.param(
+        json.dumps({"v": 1, "type": "bid", "quantity": 2**64, "face": 2}),
+        "field 'quantity': " + TOO_BIG,
+        id="bid-quantity",
+    ),
+]
+
+
+@pytest.mark.parametrize(("raw", "expected"), UNENCODABLE)
+def test_a_value_that_cannot_be_encoded_is_a_protocol_error(raw: str, expected: str) -> None:
+    with pytest.raises(ProtocolError) as refused:
+        parse(raw)
+    assert str(refused.value).startswith(expected)
+    encode(error(str(refused.value)))  # and the reply itself encodes
+
+
+def test_the_largest_exact_integers_and_any_valid_text_pass() -> None:
+    assert parse(ping(id=MAX_INT)).id == MAX_INT
+    assert parse(ping(id=-MAX_INT)).id == -MAX_INT
+    assert parse(ping(id="\U0001f3b2 \u2603")).id == "\U0001f3b2 \u2603"  # a pair is fine
+    bid = parse(
+        json.dumps({"v": 1, "type": "bid", "quantity": 1, "face": 2, "payload": {"x": 1.5}})
+    )
+    assert bid.fields["payload"] == {"x": 1.5}
+
+
+@pytest.mark.parametrize(("raw", "expected"), UNENCODABLE)
+def test_an_unencodable_message_gets_an_error_each_time_and_logs_nothing(
+    seated: Any, caplog: Any, raw: str, expected: str
+) -> None:
+    caplog.set_level(logging.INFO)
+    for tag in range(10, 15):  # the same message, again and again
+        seated.send_raw(raw)
+        replies = replies_until_pong(seated, tag)
+        assert [(m["type"], m["error"][: len(expected)]) for m in replies] == [("error", expected)]
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+def test_a_bug_tripped_again_and_again_is_logged_once_per_client(
+    app: Any, seated: Any, caplog: Any, monkeypatch: Any
+) -> None:
+    caplog.set_level(logging.INFO)
+    monkeypatch.setattr(sockets, "bugs_logged", sockets.LogOnce())
+    with app.app_context():
+        table = app.extensions["liarsdice_hub"].get(seated.code)
+
+    def broken(conn: Any, intent: Any) -> None:
+        raise RuntimeError("a bug in the server")
+
+    monkeypatch.setattr(table, "handle", broken)
+    for tag in range(20, 30):
+        seated.send_raw(json.dumps({"v": 1, "type": "start"}))
+        replies = replies_until_pong(seated, tag)
+        assert [m["error"] for m in replies] == ["internal error: the message was not handled"]
+    assert len(server_errors(caplog)) == 1
 
 
 def test_the_depth_cap_ignores_brackets_inside_strings(seated: Any) -> None:

@@ -31,25 +31,10 @@ from liarsdice_demo.driving import RESUME_GRACE
 from liarsdice_demo.live_store import LiveStore, StoreConflict
 from liarsdice_demo.redis_store import RedisStore
 
-from .conftest import WSPlayer
+from .conftest import Tab, WSPlayer
 from .test_served import free_port, post, serving
 
 SETTINGS = {"TESTING": True, "BOT_DELAY": 0.0, "REVEAL_PAUSE": 0.0}
-
-
-class Tab:
-    """A socket stand-in that drops what it is sent."""
-
-    seat: int | None = None
-    table: Any = None
-    greeted = False
-    locale = "en"
-
-    def send(self, data: Any) -> None:
-        pass
-
-    def abandon(self, code: int = 1000, reason: str = "") -> None:
-        pass
 
 
 def hub_of(app: Any) -> Any:
@@ -341,3 +326,66 @@ def test_kill_9_and_restart_the_game_goes_on(server: Any, tmp_path: Path) -> Non
     state = replay(saved)  # no event lost or doubled: the log replays to the final state
     assert state.winner is not None
     assert [e for e in saved if type(e).__name__ == "GameStarted"] == saved[:1]
+
+
+def test_kill_9_during_the_pause_after_a_reveal_the_players_come_back_to_it(
+    tmp_path: Path,
+) -> None:
+    """Embedded mode, ``kill -9`` 2.5 s into a 4 s pause after a reveal: the restarted server
+    (about 2 s to start) must not deal the next round before the players are back."""
+    procs: list[subprocess.Popen[bytes]] = []
+
+    def start() -> str:
+        port = free_port()
+        env = dict(os.environ, LIARSDICE_DEMO_BOT_DELAY="0", LIARSDICE_DEMO_REVEAL_PAUSE="4")
+        cmd = [sys.executable, "-m", "liarsdice_demo", "--port", str(port)]
+        cmd += ["--db", str(tmp_path / "served.sqlite")]
+        log = tmp_path / f"server-{port}.log"
+        with open(log, "wb") as out:
+            procs.append(subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT))
+        return serving(procs[-1], f"127.0.0.1:{port}", log)
+
+    try:
+        host = start()
+        body = {"nickname": "Iris", "preset": "dudo", "seats": 2, "turn_seconds": 90}
+        status, made = post(host, "/api/tables", body)
+        assert status == 200, made
+        iris = WSPlayer(host, made["code"], made["seat_token"]).connect()
+        iris.expect("welcome")
+        iris.send("start")
+        deadline = time.monotonic() + 30
+        while not (reveals := [m for m in iris.messages if m["type"] == "reveal"]):
+            assert time.monotonic() < deadline, "nobody called"
+            states = [m for m in iris.messages if m["type"] == "state"]
+            legal = states[-1]["legal"] if states else None
+            if legal:  # Iris calls as soon as she can (or the bot does)
+                iris.messages.clear()
+                if legal["calls"]:
+                    iris.send("call", kind=legal["calls"][0])
+                else:
+                    iris.send("bid", quantity=legal["bids"][0][0], face=legal["bids"][0][1])
+            time.sleep(0.01)
+        [reveal] = reveals
+        time.sleep(2.5)
+        iris.close()
+        procs[0].send_signal(signal.SIGKILL)
+        procs[0].wait(10)
+
+        host = start()
+        back = WSPlayer(host, made["code"], made["seat_token"]).connect()
+        back.expect("welcome")
+        first = back.expect("state")
+        assert first["reveal"] is not None, "the next round was dealt before Iris came back"
+        assert first["reveal"]["rolls"] == reveal["rolls"]
+        assert first["reveal"]["explanation"] == reveal["explanation"]
+        assert first["table"]["status"] == "playing" and first["legal"] is None
+        deadline = time.monotonic() + RESUME_GRACE + 10  # then the game goes on
+        while (latest := back.messages[-1])["type"] != "state" or latest["reveal"] is not None:
+            assert time.monotonic() < deadline, "the next round never came"
+            time.sleep(0.05)
+        back.close()
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.terminate()
+                proc.wait(20)

@@ -26,6 +26,9 @@ from wsproto.utilities import LocalProtocolError
 
 from .conftest import WSPlayer, closed_with
 
+WORKER = "liarsdice_demo.serve.DemoWorker"
+"""The worker class of the README's gunicorn command line."""
+
 Serve = Callable[..., str]
 
 
@@ -60,7 +63,7 @@ def serve(request: Any, tmp_path: Path) -> Iterator[Serve]:
         db = str(tmp_path / "served.sqlite")
         if request.param == "gunicorn":  # the README's command line
             env["LIARSDICE_DEMO_DATABASE"] = db
-            cmd = [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "1"]
+            cmd = [sys.executable, "-m", "gunicorn", "-w", "1", "-k", WORKER]
             cmd += ["-b", f"127.0.0.1:{port}", "liarsdice_demo:create_app()"]
         else:
             cmd = [sys.executable, "-m", "liarsdice_demo", "--port", str(port), "--db", db]

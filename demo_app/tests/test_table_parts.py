@@ -26,7 +26,7 @@ from liarsdice_demo.saving import SAVE_RETRY_MAX, history_record, retry_delay
 from liarsdice_demo.seat import Seat
 from liarsdice_demo.seating import MAX_TOKENS_PER_SEAT, Seating
 from liarsdice_demo.table import TableSession
-from liarsdice_demo.table_errors import KICKED, REPLACED, RESTARTING, Forbidden, TableError
+from liarsdice_demo.table_errors import KICKED, REPLACED, Forbidden, TableError
 from liarsdice_demo.table_storage import TableStorage
 
 from .conftest import Conn, ManualHub
@@ -585,11 +585,6 @@ def test_the_driver_resumes_the_clock_with_a_grace_saves_an_unsaved_game_and_let
     assert table.saver.named("later")
     driver.stop()
     assert not table.driving
-    driver.abandon("the store is unreachable")
-    assert table.forgotten == ["PART"]
-    assert table.fanout.named("close_all") == [
-        ("close_all", RESTARTING, "the store is unreachable")
-    ]
 
 
 def test_a_driver_that_took_over_a_changed_table_reloads_it() -> None:

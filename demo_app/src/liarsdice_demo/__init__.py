@@ -17,7 +17,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, Response, make_response, render_template
+from flask import Flask, Response, current_app, g, jsonify, make_response, render_template, request
 from flask_babel import gettext
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
@@ -33,6 +33,7 @@ from liarsdice_demo import (
     limits,
     lobby,
     pages,
+    persistence,
     players,
     sockets,
     stand_in,
@@ -49,6 +50,8 @@ DEFAULTS: dict[str, Any] = {
     "MAX_TABLES": 2000,
     "MAX_CONTENT_LENGTH": 64 * 1024,
     "SOCK_SERVER_OPTIONS": {"ping_interval": 25, "max_message_size": 16 * 1024},
+    "OUTAGE_RETRY_AFTER": 5,
+    "ALLOW_REDIS_WITHOUT_AOF": False,
     **admission.DEFAULTS,
     **gate.DEFAULTS,
     **guard.DEFAULTS,
@@ -70,9 +73,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ``REDIS_URL`` (also read from the plain ``REDIS_URL`` variable): keep live tables in Redis;
     ``BOT_DELAY``/``REVEAL_PAUSE``/``AWAY_GRACE`` (before a bot stands in for an away player):
     seconds; the socket caps, the guard's, the rate limits' and the player expiry's keys:
-    :mod:`.gate`, :mod:`.guard`, :mod:`.limits`, :mod:`.players`). A
-    request that finds the table store or the SQL database unreachable gets a 503 page with
-    ``Retry-After``."""
+    :mod:`.gate`, :mod:`.guard`, :mod:`.limits`, :mod:`.players`). With ``REDIS_URL``, Redis
+    must keep an append-only file (``RuntimeError`` naming the fix, unless
+    ``ALLOW_REDIS_WITHOUT_AOF``: :mod:`.persistence`). A request that finds the table store or
+    the SQL database unreachable gets a 503 with ``Retry-After: OUTAGE_RETRY_AFTER`` (seconds,
+    sent as set). Every error under ``/api/`` is JSON, ``{"ok": false, "error": text}`` (413 and
+    503 included); elsewhere it is the error page."""
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(DEFAULTS)
     app.config["DATABASE"] = os.path.join(app.instance_path, "liarsdice.sqlite")
@@ -82,6 +88,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             app.config[key] = os.environ[key]
     if config:
         app.config.update(config)
+    if app.config.get("REDIS_URL"):
+        persistence.require_aof(
+            app.config["REDIS_URL"], bool(app.config["ALLOW_REDIS_WITHOUT_AOF"])
+        )
+    app.after_request(_retry_after_as_set)  # first: it runs after every other hook (the limiter's)
     i18n.init_app(app)
     limits.init_app(app)
     admission.init_app(app)  # inside ProxyFix, which guard.init_app may wrap around it
@@ -96,9 +107,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     limits.limit_views(app)
 
     @app.errorhandler(HTTPException)
-    def _error(error: HTTPException) -> tuple[str, int]:
-        code = error.code or 500
-        return render_template("error.html", error=i18n.http_error(error)), code
+    def _error(error: HTTPException) -> Response:
+        return _answer(i18n.http_error(error), error.code or 500)
 
     @app.errorhandler(StoreUnavailable)
     def _store_down(problem: Exception) -> Response:
@@ -117,12 +127,30 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     return app
 
 
+def _answer(shown: dict[str, Any], status: int, **extra: Any) -> Response:
+    """An error answer: JSON under ``/api/`` (``shown``'s description as its ``error``, and
+    ``extra``), else the error page showing ``shown`` (:func:`.i18n.http_error`)."""
+    if request.path.startswith("/api/"):
+        return make_response(jsonify(ok=False, error=shown["description"], **extra), status)
+    return make_response(render_template("error.html", error=shown), status)
+
+
 def _unavailable(text: str) -> Response:
-    """A 503 page saying ``text``, to be retried in a few seconds."""
-    shown = i18n.http_error(ServiceUnavailable(text))
-    answer = make_response(render_template("error.html", error=shown), 503)
-    answer.headers["Retry-After"] = "5"
+    """A 503 saying ``text``, to be retried in ``OUTAGE_RETRY_AFTER`` seconds."""
+    wait = g.retry_after = int(current_app.config["OUTAGE_RETRY_AFTER"])
+    answer = _answer(i18n.http_error(ServiceUnavailable(text)), 503, retry_after=wait)
+    answer.headers["Retry-After"] = str(wait)
     return answer
+
+
+def _retry_after_as_set(response: Response) -> Response:
+    """Send the ``Retry-After`` an answer set (``g.retry_after``) as set: Flask-Limiter's
+    headers, added after the answer is made, rewrite it from its own windows (4, 58 or 59 where
+    5 was set)."""
+    wait = g.get("retry_after")
+    if wait is not None and response.status_code >= 400:
+        response.headers["Retry-After"] = str(wait)
+    return response
 
 
 __all__ = ["create_app"]

@@ -1,13 +1,15 @@
 """The ``liarsdice-demo`` command: run the demo app with no setup step.
 
 ``liarsdice-demo [--host H] [--port P] [--db PATH] [--database-url URL] [--redis URL]
-[--workers N]``.
+[--allow-redis-without-aof] [--workers N]``.
 
 It serves with gunicorn's gevent workers (:mod:`liarsdice_demo.serve`): one process by default,
 a greenlet per connection, so thousands of open WebSockets cost little; with Redis, several
 processes share the live tables, and with a server database (``--database-url``) several hosts
-share the players, ratings and finished games too. The same server is the documented way to host
-it (see the README and docs/deploy.md). What it prints names no password.
+share the players, ratings and finished games too. It refuses a Redis that keeps no append-only
+file (its live games would not survive a restart of redis-server) unless told to allow it. The
+same server is the documented way to host it (see the README and docs/deploy.md). What it prints
+names no password.
 """
 
 from __future__ import annotations
@@ -40,6 +42,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="keep live tables in Redis (default: $REDIS_URL, else SQLite)",
     )
     parser.add_argument(
+        "--allow-redis-without-aof",
+        action="store_true",
+        help="run on a Redis that keeps no append-only file (a restart of redis-server then"
+        " loses every live game; the fix: redis-server --appendonly yes)",
+    )
+    parser.add_argument(
         "--workers",
         type=int,
         default=1,
@@ -62,9 +70,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     from liarsdice_demo import serve
     from liarsdice_demo.db import shown
 
-    config: dict[str, str] = {"DATABASE": args.db} if args.db else {}
+    config: dict[str, str | bool] = {"DATABASE": args.db} if args.db else {}
     if args.redis:
         config["REDIS_URL"] = args.redis
+    if args.allow_redis_without_aof:
+        config["ALLOW_REDIS_WITHOUT_AOF"] = True
     if args.database_url:
         config["DATABASE_URL"] = args.database_url
     instance = Flask("liarsdice_demo", instance_relative_config=True).instance_path

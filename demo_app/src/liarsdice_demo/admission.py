@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -26,7 +27,6 @@ DEFAULTS: dict[str, Any] = {"MAX_REQUESTS_IN_FLIGHT": 16, "BODY_SECONDS": 10.0}
 
 WITH_BODY = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 HEADERS = [
-    ("Content-Type", "text/plain; charset=utf-8"),
     ("X-Content-Type-Options", "nosniff"),
     ("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'"),
     ("Connection", "close"),
@@ -59,15 +59,21 @@ class Admission:
         client = key_for(environ.get("REMOTE_ADDR"))
         with self._lock:
             if self._in_flight.get(client, 0) >= self.max_in_flight:
-                return _answer(start_response, "429 Too Many Requests", "too many requests at once")
+                return _answer(
+                    environ, start_response, "429 Too Many Requests", "too many requests at once"
+                )
             self._in_flight[client] = self._in_flight.get(client, 0) + 1
         try:
             try:
                 self._buffer_body(environ)
             except BodyTimeout:
-                return _answer(start_response, "408 Request Timeout", "the request body was late")
+                return _answer(
+                    environ, start_response, "408 Request Timeout", "the request body was late"
+                )
             except Exception:  # the server's reader refused the body (e.g. a bad chunk size)
-                return _answer(start_response, "400 Bad Request", "the request body is malformed")
+                return _answer(
+                    environ, start_response, "400 Bad Request", "the request body is malformed"
+                )
             return self.app(environ, start_response)
         finally:
             with self._lock:
@@ -94,10 +100,18 @@ class Admission:
         environ.pop("HTTP_TRANSFER_ENCODING", None)
 
 
-def _answer(start_response: StartResponse, status: str, text: str) -> list[bytes]:
-    body = f"{text}\n".encode()
+def _answer(
+    environ: dict[str, Any], start_response: StartResponse, status: str, text: str
+) -> list[bytes]:
+    """A refusal written here, before the app: JSON ``{"ok": false, "error": …}`` under
+    ``/api/`` (as every answer there), plain text elsewhere."""
+    if environ.get("PATH_INFO", "").startswith("/api/"):
+        body, kind = json.dumps({"ok": False, "error": text}).encode(), "application/json"
+    else:
+        body, kind = f"{text}\n".encode(), "text/plain; charset=utf-8"
     extra = [("Retry-After", "1")] if status.startswith("429") else []
-    start_response(status, [*HEADERS, *extra, ("Content-Length", str(len(body)))])
+    headers = [("Content-Type", kind), *HEADERS, *extra, ("Content-Length", str(len(body)))]
+    start_response(status, headers)
     return [body]
 
 

@@ -11,14 +11,20 @@ tables only. Creating one answers with its share link (``url``, holding the ``jo
 at a private table needs ``"key"`` (403 without it, and nothing changes). One client (address)
 has at most ``MAX_TABLES_PER_CLIENT`` tables open: 429 with ``Retry-After`` beyond that. The
 join key never appears in ``/api/tables`` or ``/api/tables/<code>``.
+
+Health: ``GET /api/health`` answers 200 ``{"ok": true}`` only when the SQL database and the live
+table store (Redis in shared mode) both answer now; else 503 ``{"ok": false, "down": [...],
+"error": text}`` with ``Retry-After`` (what a proxy's health check should ask).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, g, jsonify, request, url_for
+from flask import Blueprint, current_app, g, jsonify, request, url_for
 from flask_babel import gettext
+from sqlalchemy import text as sql
+from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.wrappers import Response
 
 from liarsdice.i18n import Text, render
@@ -31,7 +37,8 @@ from liarsdice_demo.composition import (
     parse_config,
     parse_table_size,
 )
-from liarsdice_demo.hub import TooManyTables, current_hub
+from liarsdice_demo.db import get_db
+from liarsdice_demo.hub import ServerFull, TooManyTables, current_hub
 from liarsdice_demo.i18n import page_locale
 from liarsdice_demo.players import clean_nickname, ensure_player
 from liarsdice_demo.protocol import MAX_DEPTH, nesting
@@ -52,6 +59,33 @@ def _body() -> dict[str, Any]:
         return {}
     data = request.get_json(silent=True)
     return data if isinstance(data, dict) else {}
+
+
+@bp.get("/health")
+def health() -> Response | tuple[Response, int]:
+    """Whether this process can serve players now: its SQL database and its live table store
+    answer (each asked once, now)."""
+    hub = current_hub()
+    try:
+        get_db().execute(sql("SELECT 1"))
+        database = True
+    except SQLAlchemyError:
+        database = False
+    store = hub.store.ping()
+    if database and store:
+        return jsonify(ok=True)
+    down: list[str] = []
+    said: list[str] = []
+    if not database:
+        down.append("database")
+        said.append(gettext("the database does not answer"))
+    if not store:
+        down.append("redis" if hub.cluster is not None else "live tables")
+        said.append(gettext("the table store does not answer"))
+    wait = g.retry_after = int(current_app.config["OUTAGE_RETRY_AFTER"])
+    answer, status = _refuse("; ".join(said), 503, down=down, retry_after=wait)
+    answer.headers["Retry-After"] = str(wait)
+    return answer, status
 
 
 @bp.get("/catalog")
@@ -117,12 +151,11 @@ def create_table() -> Response | tuple[Response, int]:
         table = hub.create(
             config, host=(player["id"], nickname), start=start, public=public, client=client
         )
-    except TooManyTables as problem:
-        answer, status = _refuse(str(problem), 429, retry_after=problem.retry_after)
+    except (TooManyTables, ServerFull) as problem:
+        status = 429 if isinstance(problem, TooManyTables) else 503
+        answer, status = _refuse(str(problem), status, retry_after=problem.retry_after)
         answer.headers["Retry-After"] = str(problem.retry_after)
         return answer, status
-    except RuntimeError as problem:
-        return _refuse(str(problem), 503)
     seat = table.seat_of(player["id"])
     assert seat is not None
     return jsonify(

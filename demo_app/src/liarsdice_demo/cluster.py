@@ -20,6 +20,8 @@ Used when the hub's store is Redis (``REDIS_URL``). Contract:
   sends this process's sockets their new views. Pub/sub delivers at most once (an outage, or a
   copy loaded just as its subscription starts, can miss an announcement), so every lease tick
   also compares each copy's version with the store's and catches up the copies behind.
+- **Outages.** While Redis does not answer, every process drops its copies and closes their
+  sockets with 1013 within about a second (:mod:`liarsdice_demo.outage`).
 - **Conflicts** between processes are settled by the store's version check (see
   :mod:`liarsdice_demo.table_storage`).
 """
@@ -32,6 +34,8 @@ import threading
 from typing import Any
 
 import redis
+
+from liarsdice_demo.outage import OutageWatch
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +58,7 @@ class Cluster:
         self._leases = threading.Thread(target=self._keep_leases, name="liarsdice-leases")
         self._leases.daemon = True
         self._leases.start()
+        self.outage = OutageWatch(hub)
 
     @property
     def _ms(self) -> int:
@@ -72,7 +77,8 @@ class Cluster:
         try:
             self.store.unwatch(code)
         except redis.RedisError as problem:  # reconnecting: only the subscriptions held come back
-            log.warning("table %s: not unsubscribed: %s", code, problem)
+            if not self.store.away.is_set():  # in an outage, every copy is dropped: say it once
+                log.warning("table %s: not unsubscribed: %s", code, problem)
 
     def drain(self) -> None:
         """This process is stopping: give up every table it drives now, and take no more, so
@@ -163,6 +169,7 @@ class Cluster:
 
     def shutdown(self) -> None:
         """Stop keeping leases and release this process's (others take the tables over)."""
+        self.outage.stop()
         self._stopped.set()
         self._leases.join(10)
         driven = [table.code for table in self.hub.tables() if table.driving]

@@ -4,9 +4,9 @@ Contract: a table's clock and bots run only in the process that *drives* it
 (``TableSession.driving``: always, with the embedded SQLite store; the holder of the table's
 lease, with Redis). :meth:`Driver.drive` starts driving a table another process drove (or that
 was stored before a restart), resuming its clock with the time it had left, never less than
-:data:`RESUME_GRACE`; :meth:`Driver.stop` and :meth:`Driver.abandon` let it go, and every job
+:data:`RESUME_GRACE`; :meth:`Driver.stop` lets it go, and every job
 scheduled before goes stale. After a reload, :meth:`Driver.rearm` schedules what the driver must
-do next. :meth:`~Driver.drive`, :meth:`~Driver.abandon` and :meth:`~Driver.stop` take the table's
+do next. :meth:`~Driver.drive` and :meth:`~Driver.stop` take the table's
 re-entrant lock themselves (they also run from the scheduler and the store's syncs);
 :meth:`~Driver.rearm` runs under the caller's. What a driver uses of its table is
 :class:`DrivenTable`.
@@ -22,18 +22,11 @@ from liarsdice_demo.clock import TurnClock
 from liarsdice_demo.composition import TableConfig
 from liarsdice_demo.live_store import StoreConflict
 from liarsdice_demo.match import Match
-from liarsdice_demo.table_errors import RESTARTING
 
 RESUME_GRACE = 15.0
 """After a restart or a takeover, a running clock resumes with the time it had left, but never
 less than this (or the whole turn, if shorter): players need a moment to reconnect. No bot stands
 in for an away player (:mod:`.stand_in`) before it either."""
-
-
-class Closing(Protocol):
-    """What a driver uses of the table's fan-out (a :class:`~.fanout.Fanout` is one)."""
-
-    def close_all(self, code: int, reason: str) -> None: ...
 
 
 class Refreshing(Protocol):
@@ -70,14 +63,12 @@ class DrivenTable(Protocol):
     def lock(self) -> threading.RLock: ...
     @property
     def hub(self) -> Any:
-        """Provides ``forget`` and ``settings["REVEAL_PAUSE"]``."""
+        """Provides ``settings["REVEAL_PAUSE"]``."""
 
     @property
     def match(self) -> Match: ...
     @property
     def clock(self) -> TurnClock: ...
-    @property
-    def fanout(self) -> Closing: ...
     @property
     def storage(self) -> Refreshing: ...
     @property
@@ -104,17 +95,6 @@ class Driver:
                 self.rearm(resume=True)
             except StoreConflict:  # it changed since this copy was loaded: drive the new state
                 table.storage.refresh()
-
-    def abandon(self, reason: str) -> None:
-        """Drop this process's copy, whose state may hold a change the store never took (it
-        was unreachable): stop driving it, forget it, and close its sockets with 1012 so that
-        players reconnect and load the table afresh once the store is back."""
-        table = self.table
-        with table.lock:
-            table.driving = False
-            table.clock.invalidate()
-            table.hub.forget(table.code)
-            table.fanout.close_all(RESTARTING, reason)
 
     def stop(self) -> None:
         """Another process drives the table now: this one's clock and bot jobs do nothing."""

@@ -179,8 +179,18 @@ class GameLoop:
 
     def pause(self, seconds: float, until: float | None = None) -> None:
         """Stop the clock; the next round starts in ``seconds`` (the reveal stays up till then).
-        ``until``: the stored end of a pause that is going on (``seconds`` is what is left)."""
-        self.table.clock.pause(seconds, self.next_round, until, self.table.driving)
+        ``until``: the stored end of a pause that is going on (``seconds`` is what is left).
+
+        A pause that goes on in a table just driven again (a restart, a takeover: its stand-ins
+        are held, :meth:`.TurnClock.stand_ins_held`) lasts at least as long as they are, and its
+        new end is stored: the players who come back see the reveal before the next round."""
+        table = self.table
+        held = table.clock.stand_ins_held() if until is not None else 0.0
+        if held > seconds:
+            table.clock.pause(held, self.next_round, None, table.driving)
+            table.broadcast()
+            return
+        table.clock.pause(seconds, self.next_round, until, table.driving)
 
     def next_round(self) -> None:
         """The pause is over: deal the next round and start its first turn."""

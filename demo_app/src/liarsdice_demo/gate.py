@@ -3,16 +3,21 @@
 Contract: :meth:`SocketGate.admit` lets a new socket in or raises :class:`Refused` with a WebSocket
 close code and a reason fit to show a player (the server's cap, the client's cap, the client
 opening sockets too fast); every admitted socket is given back with :meth:`SocketGate.release`.
-A client that flooded a socket is barred for a while (:meth:`SocketGate.bar`); the endpoint asks
-:meth:`SocketGate.barred` before accepting its handshakes at all.
+A client that flooded a socket is barred for a while (:meth:`SocketGate.bar`). Before a handshake
+is even parsed by Flask, the door (:mod:`liarsdice_demo.handshakes`) asks :meth:`SocketGate.knock`,
+which refuses a barred client or one opening sockets too fast, and otherwise takes the opening's
+token (then ``admit(client, knocked=True)`` does not take another).
 :meth:`SocketGate.allow_message` meters messages per client, across all of that client's sockets,
-so opening more sockets buys no more throughput. A client is its key
+so opening more sockets buys no more throughput; :meth:`SocketGate.read_delay` and
+:meth:`SocketGate.inflated` meter the bytes read from them and the bytes their compressed messages
+inflate to. A client is its key
 (:func:`liarsdice_demo.clients.client_key`: its address, or its IPv6 /64). Thread-safe (one
 lock; constant work per call), and cheap under gevent.
 """
 
 from __future__ import annotations
 
+import math
 import resource
 import threading
 import time
@@ -33,6 +38,8 @@ DEFAULTS: dict[str, Any] = {
     "FLOOD_PENALTY_SECONDS": 30.0,
     "BYTES_PER_SECOND": 64 * 1024,
     "BYTES_BURST": 256 * 1024,
+    "INFLATED_BYTES_PER_SECOND": 64 * 1024,
+    "INFLATED_BYTES_BURST": 256 * 1024,
 }
 """Config keys (and defaults) read by :meth:`SocketGate.from_config`; ``MAX_SOCKETS=None`` means
 as many as the process's file descriptor limit allows (:func:`socket_capacity`)."""
@@ -65,9 +72,10 @@ def socket_capacity() -> int:
 
 
 class MeteredSocket:
-    """A socket whose reads spend its client's byte budget: past it, the reader waits before
-    reading again, so whatever a client sends (messages, control frames, junk) costs the server
-    at most the budget; TCP pushes back on the sender meanwhile. Everything else is the socket."""
+    """A socket whose reads spend its client's byte budget: past it (or past its budget of
+    inflated bytes, :meth:`SocketGate.inflated`), the reader waits before reading again, so
+    whatever a client sends (messages, compressed or not, control frames, junk) costs the server
+    at most the budgets; TCP pushes back on the sender meanwhile. Everything else is the socket."""
 
     def __init__(self, sock: Any, gate: SocketGate, client: str) -> None:
         self._sock, self._gate, self._client = sock, gate, client
@@ -119,6 +127,10 @@ class TokenBucket:
         self._refill()
         return max(0.0, (1 - self._tokens) / self.rate)
 
+    def debt(self) -> float:
+        """Seconds until the bucket is out of debt (0 when it is not in debt)."""
+        return self.spend(0)
+
     def spend(self, amount: float) -> float:
         """Spend ``amount`` tokens, going into debt if need be; the seconds until the bucket is
         out of debt (0 when it never was)."""
@@ -128,7 +140,7 @@ class TokenBucket:
 
 
 class _Client:
-    __slots__ = ("barred_until", "bytes", "messages", "opens", "seen", "sockets")
+    __slots__ = ("barred_until", "bytes", "inflated", "messages", "opens", "seen", "sockets")
 
     def __init__(self, gate: SocketGate) -> None:
         self.sockets = 0
@@ -136,6 +148,7 @@ class _Client:
         self.opens = TokenBucket(gate.opens_rate, gate.opens_burst)
         self.messages = TokenBucket(gate.message_rate, gate.message_burst)
         self.bytes = TokenBucket(gate.byte_rate, gate.byte_burst)
+        self.inflated = TokenBucket(gate.inflated_rate, gate.inflated_burst)
         self.seen = time.monotonic()
 
 
@@ -154,12 +167,15 @@ class SocketGate:
         flood_penalty: float,
         byte_rate: float = DEFAULTS["BYTES_PER_SECOND"],
         byte_burst: int = DEFAULTS["BYTES_BURST"],
+        inflated_rate: float = DEFAULTS["INFLATED_BYTES_PER_SECOND"],
+        inflated_burst: int = DEFAULTS["INFLATED_BYTES_BURST"],
     ) -> None:
         self.max_sockets, self.max_per_client = max_sockets, max_per_client
         self.opens_rate, self.opens_burst = opens_rate, opens_burst
         self.message_rate, self.message_burst = message_rate, message_burst
         self.flood_penalty = flood_penalty
         self.byte_rate, self.byte_burst = byte_rate, byte_burst
+        self.inflated_rate, self.inflated_burst = inflated_rate, inflated_burst
         self.open = 0
         self._clients: dict[str, _Client] = {}
         self._lock = threading.Lock()
@@ -179,24 +195,35 @@ class SocketGate:
             flood_penalty=get("FLOOD_PENALTY_SECONDS"),
             byte_rate=get("BYTES_PER_SECOND"),
             byte_burst=get("BYTES_BURST"),
+            inflated_rate=get("INFLATED_BYTES_PER_SECOND"),
+            inflated_burst=get("INFLATED_BYTES_BURST"),
         )
 
     def barred(self, client: str) -> float:
-        """Seconds ``client`` stays barred for flooding (0 when it is not): checked before a
-        handshake is even accepted, so a barred client's attempts cost next to nothing."""
+        """Seconds ``client`` stays barred for flooding (0 when it is not)."""
         with self._lock:
             state = self._clients.get(client)
             return max(0.0, state.barred_until - time.monotonic()) if state is not None else 0.0
 
-    def admit(self, client: str) -> None:
-        """Count a new socket of ``client``, or raise :class:`Refused` saying why not."""
+    def knock(self, client: str) -> tuple[float, str] | None:
+        """Before ``client``'s handshake: None, with the opening's token taken, if it may go on;
+        else the seconds to wait and why (barred for flooding, or opening sockets too fast)."""
         with self._lock:
-            self._prune()
-            state = self._clients.get(client)
-            if state is None:
-                state = self._clients[client] = _Client(self)
-            state.seen = time.monotonic()
-            if not state.opens.take():
+            state = self._state(client)
+            barred = state.barred_until - time.monotonic()
+            if barred > 0:
+                return barred, f"too many messages: wait {math.ceil(barred)} s before reconnecting"
+            if state.opens.take():
+                return None
+            wait = max(1, math.ceil(state.opens.wait()))
+            return wait, f"too many connections opened: try again in {wait} s"
+
+    def admit(self, client: str, *, knocked: bool = False) -> None:
+        """Count a new socket of ``client``, or raise :class:`Refused` saying why not; with
+        ``knocked``, :meth:`knock` already took the opening's token."""
+        with self._lock:
+            state = self._state(client)
+            if not knocked and not state.opens.take():
                 wait = max(1, round(state.opens.wait()))
                 raise Refused(
                     TRY_AGAIN_LATER, f"too many connections opened: try again in {wait} s"
@@ -236,10 +263,29 @@ class SocketGate:
 
     def read_delay(self, client: str, received: int) -> float:
         """Count ``received`` bytes read from ``client``'s sockets; the seconds to wait before
-        reading from them again (0 within the client's byte budget)."""
+        reading from them again (0 within the client's byte budget and inflated-byte budget)."""
         with self._lock:
             state = self._clients.get(client)
-            return state.bytes.spend(received) if state is not None else 0.0
+            if state is None:
+                return 0.0
+            return max(state.bytes.spend(received), state.inflated.debt())
+
+    def inflated(self, client: str, size: int) -> None:
+        """Count ``size`` bytes that ``client``'s compressed messages inflated to: past the
+        budget, its sockets' next reads wait (:meth:`read_delay`)."""
+        with self._lock:
+            state = self._clients.get(client)
+            if state is not None:
+                state.inflated.spend(size)
+
+    def _state(self, client: str) -> _Client:
+        """``client``'s state (a new one if it has none), marked as seen now; under the lock."""
+        self._prune()
+        state = self._clients.get(client)
+        if state is None:
+            state = self._clients[client] = _Client(self)
+        state.seen = time.monotonic()
+        return state
 
     def _prune(self) -> None:
         now = time.monotonic()

@@ -2,13 +2,15 @@
 
 Contract: :meth:`TableHub.create` makes a table with a fresh code of :data:`CODE_LENGTH` letters
 from :data:`CODE_LETTERS` (24**8, about 1.1e11 codes) and refuses a client that already hosts
-``MAX_TABLES_PER_CLIENT`` tables, finished ones included (:class:`TooManyTables`), or a full server
-(``RuntimeError``); :meth:`TableHub.get` finds one by code (case-insensitive);
+``MAX_TABLES_PER_CLIENT`` live tables (:mod:`.table_cap`; :class:`TooManyTables`), or a full
+server (:class:`ServerFull`, with the seconds until the sweep that frees a place);
+:meth:`TableHub.get` finds one by code (case-insensitive);
 :meth:`TableHub.listed` is what the lobby may show: public tables not yet over. The hub's own
 lock only guards the code → table map; each table has its own lock. Timers, bot turns and saving
 finished games run on the hub's :class:`~liarsdice_demo.scheduler.Scheduler`, never on request
-threads. Every minute the hub closes tables idle for :data:`IDLE_SECONDS` and finished ones idle
-for :data:`FINISHED_SECONDS`, and their sockets get close code 4404. :meth:`TableHub.shutdown`
+threads. Every minute the hub closes tables idle for :data:`IDLE_SECONDS`, finished ones idle
+for :data:`FINISHED_SECONDS` and those that never started by the rule of :mod:`.expiry` (within
+minutes when nobody sits at them), and their sockets get close code 4404. :meth:`TableHub.shutdown`
 stops every thread the hub started.
 
 Every live table is also kept in a store, written before each broadcast. **Embedded** (the
@@ -38,6 +40,7 @@ from flask_babel import gettext
 from liarsdice.reducer import InvalidEvent
 from liarsdice_demo import history
 from liarsdice_demo.composition import ConfigError, TableConfig
+from liarsdice_demo.expiry import attended, closes_at, first_sweep
 from liarsdice_demo.live_store import LiveStore, StoreUnavailable
 from liarsdice_demo.scheduler import Scheduler
 from liarsdice_demo.table import TableSession
@@ -50,6 +53,8 @@ CODE_LENGTH = 8
 MAX_TABLES_PER_CLIENT = 5
 CAP_RETRY_SECONDS = 60
 """The ``Retry-After`` given to a client at its table cap (a game usually ends within minutes)."""
+FULL_RETRY_SECONDS = 60
+"""The ``Retry-After`` at the server's cap when no table's closing time is known (all playing)."""
 LIVE = ("waiting", "playing")
 IDLE_SECONDS = 3600.0
 """A table nobody has acted at (or joined) for this long is closed, whoever still watches it."""
@@ -69,6 +74,15 @@ class TooManyTables(RuntimeError):
     retry_after = CAP_RETRY_SECONDS
 
 
+class ServerFull(RuntimeError):
+    """The server holds ``MAX_TABLES`` tables; ``retry_after``: whole seconds until a sweep is
+    due to close one, as far as this process knows (:data:`FULL_RETRY_SECONDS` if none is)."""
+
+    def __init__(self, text: str, retry_after: int) -> None:
+        super().__init__(text)
+        self.retry_after = retry_after
+
+
 class TableHub:
     """Live tables by code, with the scheduler that drives their clocks and bots."""
 
@@ -85,6 +99,9 @@ class TableHub:
         self.cluster: Any = None  # a liarsdice_demo.cluster.Cluster with a shared store
         self._records: tuple[float, list[tuple[str, dict[str, Any]]]] = (-RECORDS_SECONDS, [])
         self._records_lock = threading.Lock()
+        self._seen: dict[str, float] = {}
+        """When (epoch seconds) a seated player was last seen at each never-started table."""
+        self._next_sweep = time.monotonic() + SWEEP_SECONDS
         if redis_url:
             from liarsdice_demo.cluster import Cluster
 
@@ -122,7 +139,7 @@ class TableHub:
     ) -> TableSession:
         """A new table; ``host`` (player id, nickname) takes seat 1; ``start`` deals at once;
         ``public`` lists it in the lobby; ``client`` (an address) counts towards that client's
-        cap (:class:`TooManyTables`)."""
+        cap (:class:`TooManyTables`; a full server: :class:`ServerFull`)."""
         with self._lock:
             self._check_room(client)
             code = self._new_code()
@@ -144,14 +161,14 @@ class TableHub:
         return table
 
     def check_room(self, client: str | None) -> None:
-        """:class:`TooManyTables` if ``client`` is at its cap, ``RuntimeError`` if the server is
-        full; else nothing (a table may still be refused by :meth:`create` after a race)."""
+        """:class:`TooManyTables` if ``client`` is at its cap, :class:`ServerFull` if the server
+        is; else nothing (a table may still be refused by :meth:`create` after a race)."""
         with self._lock:
             self._check_room(client)
 
     def _check_room(self, client: str | None) -> None:
         records = self._records_for_cap()
-        if client is not None and open_tables(records, client, time.time()) >= self._per_client():
+        if client is not None and open_tables(records, client) >= self._per_client():
             raise TooManyTables(
                 gettext(
                     "you already have %(n)s tables open (a game going, or waiting for players): "
@@ -170,7 +187,32 @@ class TableHub:
                 )
             )
         if len(records) >= self.settings.get("MAX_TABLES", 2000):
-            raise RuntimeError(gettext("the server is full: try again later"))
+            wait = self._wait_for_room()
+            raise ServerFull(
+                gettext("the server is full: try again in %(wait)s s", wait=wait), wait
+            )
+
+    def _wait_for_room(self) -> int:
+        """Seconds until the first sweep due to close a table (the caller holds the hub's lock):
+        a never-started table of any process (:func:`.expiry.closes_at`; another process's
+        sweeps may come up to :data:`SWEEP_SECONDS` later) or a finished one here; else
+        :data:`FULL_RETRY_SECONDS` (when a game being played ends is not known)."""
+        wall, now = time.time(), time.monotonic()
+        closing = [self._closes_at(table) for table in self._tables.values()]
+        if self.cluster is not None:
+            closing += [
+                closes_at(r["status"], r["created"], attended(r), self._seen.get(code))
+                for code, r in self._shared_records()
+            ]
+        delays = [at - wall for at in closing if at is not None]
+        delays += [
+            left
+            for table in self._tables.values()
+            if table.status not in LIVE and (left := _idle_left(table, now)) is not None
+        ]
+        if not delays:
+            return FULL_RETRY_SECONDS
+        return first_sweep(min(delays), self._next_sweep - now, SWEEP_SECONDS)
 
     def _per_client(self) -> int:
         return int(self.settings.get("MAX_TABLES_PER_CLIENT", MAX_TABLES_PER_CLIENT))
@@ -180,10 +222,7 @@ class TableHub:
         all count toward ``MAX_TABLES``, the live ones (:mod:`table_cap`) toward a client's cap."""
         if self.cluster is not None:
             return [record for _, record in self._shared_records()]
-        return [
-            {"client": table.client, "status": table.status, "created": table.created}
-            for table in self._tables.values()
-        ]
+        return [{"client": table.client, "status": table.status} for table in self._tables.values()]
 
     def _new_code(self) -> str:
         """A code no table has, here or in any process sharing the store."""
@@ -233,6 +272,7 @@ class TableHub:
         """Drop this process's copy of table ``code`` (the store keeps the table)."""
         with self._lock:
             dropped = self._tables.pop(code, None)
+        self._seen.pop(code, None)
         if dropped is not None and self.cluster is not None:
             self.cluster.unwatch(code)
 
@@ -277,18 +317,36 @@ class TableHub:
             return found
 
     def _sweep(self) -> None:
-        """Close the tables this process drives that are idle or long finished (every process's
-        copies of them close when the store announces it), and forget copies nobody here uses."""
-        now = time.monotonic()
+        """Close the tables this process drives that are idle, long finished or never started
+        (every process's copies of them close when the store announces it), and forget copies
+        nobody here uses."""
+        now, wall = time.monotonic(), time.time()
         held = self.tables()  # a table's lock is never taken under the hub's
-        expired = [t for t in held if t.driving and _expired(t, now)]
+        expired = [t for t in held if t.driving and (_expired(t, now) or self._unstarted(t, wall))]
         unused = [t for t in held if not t.driving and not t.connections]
         for table in (*expired, *unused):
             self.forget(table.code)
         for table in expired:
             self.store.drop(table.code)
             table.close("this table has closed: start a new one from the lobby")
+        self._next_sweep = time.monotonic() + SWEEP_SECONDS
         self.scheduler.call_later(SWEEP_SECONDS, self._sweep)
+
+    def _unstarted(self, table: TableSession, wall: float) -> bool:
+        """Whether ``table`` never started and is due to close; notes when a seated player is
+        seen at it."""
+        if table.status != "waiting":
+            self._seen.pop(table.code, None)
+            return False
+        if _present(table):
+            self._seen[table.code] = wall
+        at = self._closes_at(table)
+        return at is not None and wall >= at
+
+    def _closes_at(self, table: TableSession) -> float | None:
+        """When ``table`` closes if it never starts (:func:`.expiry.closes_at`)."""
+        seen = self._seen.get(table.code)
+        return closes_at(table.status, table.created, _present(table), seen)
 
     def shutdown(self) -> None:
         """Stop the scheduler and its workers (live tables stop moving; the store keeps them, and
@@ -302,10 +360,22 @@ class TableHub:
 def _expired(table: TableSession, now: float) -> bool:
     """True for a table to close: idle, or long finished (but a finished game the SQL database
     has not taken yet keeps its table: the driver keeps trying to save it)."""
+    left = _idle_left(table, now)
+    return left is not None and left < 0
+
+
+def _present(table: TableSession) -> bool:
+    """Whether a human seated at ``table`` has a socket open in any process."""
+    return any(seat is not None and seat.kind == "human" and seat.present for seat in table.seats)
+
+
+def _idle_left(table: TableSession, now: float) -> float | None:
+    """Seconds until ``table`` has been idle (or finished) too long, or ``None`` while it keeps a
+    finished game the SQL database has not taken yet."""
     if table.status == "over" and table.game_id is None:
-        return False
-    idle = now - table.touched
-    return idle > IDLE_SECONDS or (table.status not in LIVE and idle > FINISHED_SECONDS)
+        return None
+    limit = IDLE_SECONDS if table.status in LIVE else FINISHED_SECONDS
+    return table.touched + limit - now
 
 
 def _redis_store(url: str) -> Any:

@@ -4,7 +4,10 @@ Contract: a client is :func:`liarsdice_demo.clients.client_key` (its address, or
 ``PROXY_FIX`` makes it the real client behind a proxy). Each limit is a config key holding a limit
 string ("6 per minute; 30 per hour"), read at request time:
 
-- ``LIMIT_TABLE_CREATION`` on ``POST /api/tables``;
+- ``LIMIT_TABLE_CREATION`` on ``POST /api/tables``, and ``LIMIT_TABLE_CREATION_NETWORK`` on
+  the tables it made, counted per network (:func:`liarsdice_demo.clients.network_key`: an IPv4
+  /24, an IPv6 /48), so that many addresses of one network together make no more tables than
+  that (a request refused for any reason spends only the per-client budget);
 - ``LIMIT_SEAT_CLAIMS`` on ``POST /api/tables/<code>/seat``;
 - ``LIMIT_CODE_MISSES``, one budget shared by every lookup of a table by code (:data:`LOOKUPS`),
   spent only by misses (a 404, or ``/join`` sending the visitor back to the lobby): once it is
@@ -14,12 +17,15 @@ string ("6 per minute; 30 per hour"), read at request time:
 
 Before all of these, ``LIMIT_REQUESTS`` (Flask-Limiter's application-wide limit, "20 per second;
 600 per minute") bounds every request of a client together, so that one client loading
-pages in a loop cannot take the server's one process from everyone else. The view limits are
+pages in a loop cannot take the server's one process from everyone else; a WebSocket handshake
+the socket gate admitted (:data:`METERED`) is not counted again. The view limits are
 Flask-Limiter decorators applied to ``app.view_functions`` after the blueprints are registered
 (:func:`limit_views`), so the views' modules know nothing of them. Counts
 live in ``RATELIMIT_STORAGE_URI`` (``memory://`` by default: per process; ``redis://…`` to share
 them between workers). A refusal is a 429 with ``Retry-After``: JSON ``{"ok": false, "error":
-"too many requests: try again in N s"}`` under ``/api/``, the error page elsewhere.
+"too many requests: try again in N s"}`` under ``/api/``, the error page elsewhere. Every answer
+keeps the ``Retry-After`` the app gave it, or none (Flask-Limiter would set one on every answer,
+from its own windows: :func:`init_app`).
 :data:`limiter` is the process's one :class:`~flask_limiter.Limiter`; each ``create_app`` binds it
 to the new app (and a fresh storage).
 """
@@ -41,7 +47,7 @@ from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response
 
 from liarsdice_demo import i18n
-from liarsdice_demo.clients import client_key
+from liarsdice_demo.clients import client_key, network_key
 
 DEFAULTS: dict[str, Any] = {
     "RATELIMIT_STORAGE_URI": "memory://",
@@ -49,6 +55,7 @@ DEFAULTS: dict[str, Any] = {
     "LIMIT_REQUESTS": "20 per second; 600 per minute",
     "LIMIT_TARPIT_SECONDS": 1.0,
     "LIMIT_TABLE_CREATION": "6 per minute; 30 per hour",
+    "LIMIT_TABLE_CREATION_NETWORK": "10 per minute; 60 per hour",
     "LIMIT_SEAT_CLAIMS": "20 per minute; 200 per hour",
     "LIMIT_CODE_MISSES": "30 per minute; 300 per hour",
     "LIMIT_PLAYER_CREATION": "10 per hour",
@@ -67,6 +74,7 @@ LOOKUPS = (
 
 PLAYER_SCOPE = "player-creation"
 LOOKUP_SCOPE = "code-lookup"
+NETWORK_SCOPE = "table-creation-network"
 
 
 @dataclass(frozen=True)
@@ -82,6 +90,16 @@ class Setting:
 
 limiter = Limiter(key_func=client_key, application_limits=[Setting("LIMIT_REQUESTS")])
 
+METERED = "liarsdice.metered"
+"""The ``environ`` key set on a request another limit metered already (a WebSocket handshake the
+socket gate admitted at its own, stricter, opening rate): Flask-Limiter does not count it again.
+Its fixed windows in memory cost a handshake about a sixth of its work under a storm."""
+
+
+@limiter.request_filter
+def _metered_elsewhere() -> bool:
+    return bool(request.environ.get(METERED))
+
 
 def lookup_missed(response: Response) -> bool:
     """Whether a lookup by code found nothing: a 404, or a redirect anywhere but a table page."""
@@ -91,6 +109,11 @@ def lookup_missed(response: Response) -> bool:
         return False
     table_pages = url_for("pages.table", code="CODE").rsplit("CODE", 1)[0]
     return not urlsplit(response.location).path.startswith(table_pages)
+
+
+def table_made(response: Response) -> bool:
+    """Whether ``POST /api/tables`` made a table (what the per-network budget counts)."""
+    return response.status_code == 200
 
 
 def _spend(setting: str, scope: str) -> int | None:
@@ -137,7 +160,7 @@ def too_many_requests(error: TooManyRequests) -> tuple[Response | str, int, dict
     held back ``LIMIT_TARPIT_SECONDS`` first: a client asking in a loop gets its answers slowly
     (a waiting request costs a sleeping greenlet, nothing more), so refusing it stays cheap."""
     time.sleep(current_app.config["LIMIT_TARPIT_SECONDS"])
-    wait = g.retry_after = retry_seconds(error)
+    wait = retry_seconds(error)
     text = gettext("too many requests: try again in %(wait)s s", wait=wait)
     headers = {"Retry-After": str(wait)}
     if request.path.startswith("/api/"):
@@ -146,12 +169,22 @@ def too_many_requests(error: TooManyRequests) -> tuple[Response | str, int, dict
     return render_template("error.html", error=i18n.http_error(shown)), 429, headers
 
 
+def _note_retry_after(response: Response) -> Response:
+    """Remember the ``Retry-After`` the app gave ``response`` (this hook runs before
+    Flask-Limiter's)."""
+    g.limits_retry_after = response.headers.get("Retry-After")
+    return response
+
+
 def _same_retry_after(response: Response) -> Response:
-    """Keep a 429's ``Retry-After`` equal to the wait its message states (Flask-Limiter rewrites
-    the header from its own clock; this hook runs after it)."""
-    wait = g.get("retry_after")
-    if response.status_code == 429 and wait is not None:
-        response.headers["Retry-After"] = str(wait)
+    """Put back the ``Retry-After`` the app gave ``response``, or none: Flask-Limiter sets it on
+    every answer from its own windows (a 503's 5 s would arrive as 59), and the app's own value
+    is the one its message states (this hook runs after Flask-Limiter's)."""
+    wait = g.pop("limits_retry_after", None)
+    if wait is None:
+        response.headers.pop("Retry-After", None)
+    else:
+        response.headers["Retry-After"] = wait
     return response
 
 
@@ -165,6 +198,7 @@ def init_app(app: Flask) -> None:
     first of all)."""
     app.after_request(_same_retry_after)  # registered first, so it runs after the limiter's
     limiter.init_app(app)
+    app.after_request(_note_retry_after)  # registered last, so it runs before the limiter's
     app.register_error_handler(429, too_many_requests)
 
 
@@ -172,6 +206,13 @@ def limit_views(app: Flask) -> None:
     """Put the limits on ``app``'s views (call it after the blueprints are registered: a missing
     endpoint is a ``KeyError``)."""
     _decorate(app, "api.create_table", limiter.limit(Setting("LIMIT_TABLE_CREATION")))
+    per_network = limiter.shared_limit(
+        Setting("LIMIT_TABLE_CREATION_NETWORK"),
+        scope=NETWORK_SCOPE,
+        key_func=network_key,
+        deduct_when=table_made,
+    )
+    _decorate(app, "api.create_table", per_network)
     _decorate(app, "api.take_seat", limiter.limit(Setting("LIMIT_SEAT_CLAIMS")))
     lookup = limiter.shared_limit(
         Setting("LIMIT_CODE_MISSES"), scope=LOOKUP_SCOPE, deduct_when=lookup_missed

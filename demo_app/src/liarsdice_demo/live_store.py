@@ -18,6 +18,7 @@ killed (``kill -9``), not a power cut of the host (the last moments may then be 
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -168,6 +169,15 @@ class LiveStore:
             ).fetchall()
         log = from_data([orjson.loads(e["event"]) for e in events], list[Event])
         return StoredTable(code, orjson.loads(row["record"]), log, row["version"])
+
+    def ping(self) -> bool:
+        """Whether the SQLite file answers a query now."""
+        try:
+            with self._lock:
+                self._conn.execute("SELECT 1").fetchone()
+        except sqlite3.Error:
+            return False
+        return True
 
     def close(self) -> None:
         """Close the connection."""

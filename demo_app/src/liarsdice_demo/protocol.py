@@ -4,7 +4,11 @@ Every message is a JSON object ``{"v": 1, "type": ..., ...}`` (see docs/protocol
 :func:`parse` turns one raw client message into an :class:`Intent` or raises
 :class:`ProtocolError` with the text of the error reply; it does a bounded amount of work (the
 size cap and the nesting cap are both checked on the raw text before JSON is parsed, so no
-message reaches the JSON parser's recursion; types are strict: a boolean is not a number). A
+message reaches the JSON parser's recursion; types are strict: a boolean is not a number), and
+every value must be one any JSON encoder can send back (I-JSON, RFC 7493: strings of valid
+Unicode, so no lone surrogate such as ``"\\ud800"``; integers within ±:data:`MAX_INT`; finite
+numbers, so no ``NaN`` or ``Infinity``), so nothing taken from a message can fail to encode
+later, in a reply, the store or the history. A
 ``bid`` or ``call`` may carry a ``payload``: a JSON object keyed by plugin name, passed to the
 engine as the action's payload (the engine and the plugins judge its contents). :func:`message`
 builds a server message and :func:`encode` gives its text (compact JSON, UTF-8 text as is).
@@ -13,6 +17,7 @@ builds a server message and :func:`encode` gives its text (compact JSON, UTF-8 t
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +35,8 @@ MAX_DEPTH = 16
 checked on the raw text before it is parsed."""
 MAX_PAYLOAD_DEPTH = 8
 """Deepest nesting of objects and lists accepted in a payload (the payload object itself is 1)."""
+MAX_INT = 2**53 - 1
+"""The largest integer (in size) a message may hold: the largest every JSON reader keeps exact."""
 
 FIELDS: dict[str, dict[str, type]] = {
     "hello": {"seat_token": str},
@@ -75,6 +82,13 @@ def parse(raw: object) -> Intent:
         raise ProtocolError("malformed JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("a message is a JSON object")
+    for name, value in data.items():
+        why = _unencodable(name)
+        if why is not None:
+            raise ProtocolError(f"a field name: {why}")
+        why = _unencodable(value)
+        if why is not None:
+            raise ProtocolError(f"field {_shown(name)}: {why}")
     version = data.get("v")
     if type(version) is not int or version != VERSION:  # true and 1.0 are not 1
         raise ProtocolError(f"unsupported protocol version {_shown(version)}; this server speaks 1")
@@ -127,6 +141,25 @@ def nesting(raw: str) -> int:
         elif char in "]}":
             depth -= 1
     return deepest
+
+
+def _unencodable(value: Any) -> str | None:
+    """Why the parsed JSON ``value`` could not be encoded again by every JSON encoder, or
+    ``None`` (its nesting is bounded by :data:`MAX_DEPTH`, its size by :data:`MAX_MESSAGE`)."""
+    if isinstance(value, str):
+        try:
+            value.encode()
+        except UnicodeEncodeError:
+            return "text must be valid Unicode (no lone surrogate such as \\ud800)"
+        return None
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return None if abs(value) <= MAX_INT else f"integers are at most {MAX_INT} in size"
+    if isinstance(value, float):
+        return None if math.isfinite(value) else "numbers must be finite (no NaN or Infinity)"
+    items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
+    return next((why for item in items if (why := _unencodable(item)) is not None), None)
 
 
 def _shown(value: Any, limit: int = 40) -> str:

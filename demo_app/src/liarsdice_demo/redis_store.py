@@ -24,6 +24,13 @@ Contract: the contract of :class:`~liarsdice_demo.live_store.LiveStore` (``reser
 :meth:`RedisStore.commit` is one Lua script, so it is atomic: it checks the version, writes, and
 publishes. Two processes changing one table at once are ordered by Redis: one commit succeeds, the
 other raises :class:`~liarsdice_demo.live_store.StoreConflict` and writes nothing.
+
+**Outages.** Every command waits at most :data:`TIMEOUT_SECONDS` for Redis (``socket_timeout``
+and ``socket_connect_timeout`` in the URL's query set others), the listener's subscription
+excepted (it waits for announcements). :meth:`RedisStore.ping` asks whether Redis answers within
+:data:`PROBE_TIMEOUT`; while :attr:`RedisStore.away` is set (by :mod:`liarsdice_demo.outage`,
+which pings), :meth:`~RedisStore.commit`, :meth:`~RedisStore.table` and :meth:`~RedisStore.watch`
+raise :class:`~liarsdice_demo.live_store.StoreUnavailable` at once, without waiting on Redis.
 """
 
 from __future__ import annotations
@@ -36,6 +43,8 @@ from typing import Any
 
 import orjson
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from liarsdice.events import Event
 from liarsdice.serialization import from_data, to_data
@@ -70,7 +79,12 @@ return version + 1
 ACQUIRE = """
 local taken = {}
 for i, key in ipairs(KEYS) do
-  if redis.call('SET', key, ARGV[1], 'NX', 'PX', ARGV[2]) then taken[#taken + 1] = i end
+  if redis.call('SET', key, ARGV[1], 'NX', 'PX', ARGV[2]) then
+    taken[#taken + 1] = i
+  elseif redis.call('GET', key) == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+    taken[#taken + 1] = i
+  end
 end
 return taken
 """
@@ -105,13 +119,26 @@ command per job, whatever the number of tables."""
 LAST = "18446744073709551615"
 """The highest sequence number of a stream entry id."""
 
+TIMEOUT_SECONDS = 2.0
+"""How long a command waits for Redis before it fails (redis-py's default is 5 s)."""
+PROBE_TIMEOUT = 1.0
+"""How long :meth:`RedisStore.ping` waits for an answer."""
+
 
 class RedisStore:
     """The live tables of one Redis database (``url``: ``redis://host:port/db``)."""
 
     def __init__(self, url: str, prefix: str = "liarsdice:") -> None:
         # RESP2: redis-py reads a RESP3 pub/sub message about three times slower (here, 8.1)
-        self._redis = redis.Redis.from_url(url, decode_responses=True, protocol=2)
+        options: dict[str, Any] = {"decode_responses": True, "protocol": 2}
+        waits = {"socket_timeout": TIMEOUT_SECONDS, "socket_connect_timeout": TIMEOUT_SECONDS}
+        self._redis = redis.Redis.from_url(url, **options, **waits)  # the URL's query prevails
+        self._listening = redis.Redis.from_url(url, **options)
+        self._listening.connection_pool.connection_kwargs["socket_timeout"] = None
+        probe = {"socket_timeout": PROBE_TIMEOUT, "socket_connect_timeout": PROBE_TIMEOUT}
+        self._probe = redis.Redis.from_url(url, **options, **probe, retry=Retry(NoBackoff(), 0))
+        self.away = threading.Event()
+        """Set while Redis does not answer: the store's calls fail at once."""
         try:
             self._redis.ping()
         except redis.RedisError as problem:
@@ -134,6 +161,18 @@ class RedisStore:
     def _tables(self) -> str:
         return f"{self._prefix}tables"
 
+    def _reachable(self) -> None:
+        """:class:`StoreUnavailable` at once while Redis is known to be away."""
+        if self.away.is_set():
+            raise StoreUnavailable("Redis does not answer")
+
+    def ping(self) -> bool:
+        """Whether Redis answers within :data:`PROBE_TIMEOUT` (one try)."""
+        try:
+            return bool(self._probe.ping())
+        except (redis.RedisError, OSError):
+            return False
+
     # --- the store's contract --------------------------------------------------------------------
 
     def reserve(self, code: str, created: float) -> bool:
@@ -153,6 +192,7 @@ class RedisStore:
         channel; one atomic script, sent with the commits of other tables that fall due at the
         same time (:mod:`liarsdice_demo.batcher`). :class:`StoreUnavailable` if Redis cannot be
         reached."""
+        self._reachable()
         rows = [orjson.dumps(row) for row in to_data(list(events), list[Event])]
         keys = [self._key("table", code), self._key("log", code), self._tables]
         keys.append(self._key("changed", code))
@@ -199,7 +239,8 @@ class RedisStore:
                 self._redis.publish(self._wake, "stop")
             self._listener.join(2.0)
             self._pubsub.close()
-        self._redis.close()
+        for client in (self._redis, self._listening, self._probe):
+            client.close()
 
     # --- what several processes need -------------------------------------------------------------
 
@@ -210,7 +251,9 @@ class RedisStore:
     def table(self, code: str, game: int = 0, first: int = 0) -> StoredTable | None:
         """Table ``code`` as stored (``None`` if it is not): its record and version, and the
         events of its current game from position ``first`` on if that game is ``game``, else
-        all of them (``first`` says which: 0, or the one asked for)."""
+        all of them (``first`` says which: 0, or the one asked for); :class:`StoreUnavailable`
+        at once while Redis is :attr:`away`."""
+        self._reachable()
         with self._redis.pipeline(transaction=True) as pipe:
             pipe.hmget(self._key("table", code), "record", "version", "game")
             pipe.xrange(self._key("log", code), f"{game}-{first + 1}", f"{game}-{LAST}")
@@ -236,8 +279,9 @@ class RedisStore:
         return [(code, orjson.loads(text)) for code, text in zip(codes, texts, strict=True) if text]
 
     def acquire(self, codes: Sequence[str], node: str, ms: int) -> list[str]:
-        """Take the lease of each of ``codes`` that nobody holds, for ``ms`` milliseconds, as
-        ``node``; returns the codes taken (one call)."""
+        """Take the lease of each of ``codes`` that nobody holds (or ``node`` holds already: a
+        copy it dropped in an outage), for ``ms`` milliseconds, as ``node``; returns the codes
+        taken (one call)."""
         if not codes:
             return []
         keys = [self._key("lease", code) for code in codes]
@@ -297,7 +341,7 @@ class RedisStore:
         ``closed``) for each announcement of a table :meth:`watch` was called for, on a thread of
         its own, until :meth:`close`. ``node`` names this process's own channel, which
         :meth:`close` uses to wake the listener."""
-        self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+        self._pubsub = self._listening.pubsub(ignore_subscribe_messages=True)
         self._wake = self._key("wake", node)
         self._pubsub.subscribe(self._wake)
         self._listener = threading.Thread(
@@ -308,6 +352,7 @@ class RedisStore:
     def watch(self, code: str) -> None:
         """Receive table ``code``'s announcements from now on (idempotent);
         :class:`StoreUnavailable` if Redis cannot be reached."""
+        self._reachable()
         try:
             self._pubsub.subscribe(self._key("changed", code))
         except redis.RedisError as down:

@@ -9,11 +9,16 @@ A WebSocket costs a few greenlets and one file descriptor, not a thread, so one 
 thousands of them (docs/security.md has the measured figures). Before serving, the open-file
 limit is raised to the most the system allows, and gunicorn holds at most as many connections as
 that limit has room for (:func:`~liarsdice_demo.gate.connection_capacity`), so it stops accepting
-before a file descriptor runs out; the socket gate keeps room in it for pages.
+before a file descriptor runs out; the socket gate keeps room in it for pages. The worker is
+:class:`DemoWorker`: a connection from an address the handshake door is turning away
+(:meth:`~liarsdice_demo.handshakes.HandshakeDoor.turns_away`) is closed as soon as it is accepted.
+After the app is built its objects are frozen out of the garbage collector (:func:`gc.freeze`),
+so a full collection walks only what serving made, not the whole app.
 """
 
 from __future__ import annotations
 
+import gc
 import resource
 import signal
 import threading
@@ -21,7 +26,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from gunicorn.app.base import BaseApplication
+from gunicorn.workers.ggevent import GeventWorker
 
+from liarsdice_demo import handshakes
 from liarsdice_demo.gate import connection_capacity
 
 GRACE_SECONDS = 5
@@ -45,6 +52,8 @@ class DemoServer(BaseApplication):  # type: ignore[misc]
         from liarsdice_demo import create_app
 
         self.app = create_app(self.app_config)
+        gc.collect()
+        gc.freeze()  # the app's own objects: never walked again by a collection
         cluster = self.app.extensions["liarsdice_hub"].cluster
         if cluster is not None:  # on SIGTERM, hand the tables over before the sockets close
             stop = signal.getsignal(signal.SIGTERM)
@@ -63,6 +72,19 @@ class DemoServer(BaseApplication):  # type: ignore[misc]
             self.app.extensions["liarsdice_hub"].shutdown()
 
 
+class DemoWorker(GeventWorker):  # type: ignore[misc]
+    """gunicorn's gevent worker, which closes a connection unread when the app's handshake door
+    turns its address away (a storm of handshakes from that address is under way)."""
+
+    def handle(self, listener: Any, client: Any, addr: Any) -> None:
+        door = getattr(self.wsgi, "extensions", {}).get(handshakes.KEY)
+        peer = addr[0] if isinstance(addr, tuple) else None
+        if door is not None and peer is not None and door.turns_away(peer):
+            client.close()
+            return
+        super().handle(listener, client, addr)
+
+
 def raise_file_limit() -> None:
     """Raise this process's open-file limit to its hard limit (each WebSocket holds one)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -76,7 +98,7 @@ def serve(config: Mapping[str, Any] | None, host: str, port: int, workers: int =
     options = {
         "bind": f"{host}:{port}",
         "workers": workers,
-        "worker_class": "gevent",
+        "worker_class": f"{DemoWorker.__module__}.{DemoWorker.__qualname__}",
         "worker_connections": connection_capacity(),
         "graceful_timeout": GRACE_SECONDS,
         "errorlog": "-",

@@ -1,48 +1,58 @@
 """The WebSocket endpoint ``/ws/<code>``: one socket per seat (or spectator), JSON messages.
 
-Contract: a socket is first admitted by the app's :class:`~liarsdice_demo.gate.SocketGate` (the
-server's and the client's socket caps, the client's rate of opening sockets) or closed at once
-with code 1013 and the reason; a socket for a table that does not exist is closed with code
-:data:`GONE` (clients stop reconnecting). The first message must be ``hello`` (with the seat token
-for a seat, without it to watch) within :data:`HELLO_SECONDS`; then each message is rate-limited
-per socket and per client, parsed (:func:`liarsdice_demo.protocol.parse`, which checks the size
-and nesting caps on the raw text before parsing) and handed to the table, which replies with an
-error or broadcasts the change. Malformed, oversized, too deeply nested, out-of-turn or illegal
-messages get an ``error`` reply and change nothing (docs/protocol.md lists the limits). A socket
-that keeps sending past its limit is closed with code 1008 and its client may not open sockets
-for a while (the gate's flood penalty: its handshakes get a plain 429, without an upgrade). A
-message that trips a bug in the server gets an ``internal error`` reply (the bug is logged) and
-the socket stays open. A socket whose client stops reading is closed, not waited for. Every
-close the server starts lingers (:class:`LingeringSocket`), so that its code and reason reach the
-client even while the client is still sending.
+Contract: before Flask sees it, a socket request passes the door
+(:mod:`liarsdice_demo.handshakes`): a client barred for flooding or opening sockets too fast gets
+a plain 429, without a handshake. The socket is then admitted by the app's
+:class:`~liarsdice_demo.gate.SocketGate` (the server's and the client's socket caps) or closed at
+once with code 1013 and the reason. Compressed messages inflate to at most the message cap
+(``SOCK_SERVER_OPTIONS["max_message_size"]``; past it the socket is closed with 1009) and spend
+the client's budget of inflated bytes (:mod:`liarsdice_demo.inflation`). A socket for a table
+that does not exist is closed with code :data:`GONE` (clients stop reconnecting). The first
+message must be ``hello`` (with the seat token for a seat, without it to watch) within
+:data:`HELLO_SECONDS`; then each message is rate-limited per socket and per client, parsed
+(:func:`liarsdice_demo.protocol.parse`, which checks the size and nesting caps on the raw text
+before parsing) and handed to the table, which replies with an error or broadcasts the change.
+Malformed, oversized, too deeply nested, out-of-turn or illegal messages get an ``error`` reply
+and change nothing (docs/protocol.md lists the limits). A socket that keeps sending past its
+limit is closed with code 1008 and its client may not open sockets for a while (the gate's flood
+penalty: the door refuses its handshakes). A message that trips a bug in the server gets an
+``internal error`` reply (the bug is logged, once per client and minute) and the socket stays
+open. A socket whose client stops reading is closed, not waited for. Every close the server starts lingers
+(:class:`LingeringSocket`), so that its code and reason reach the client even while the client
+is still sending.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
-import math
 import socket
 import threading
 import time
 from typing import Any
 
 from flask import Flask, Response, current_app, request
-from flask_sock import Sock
 from simple_websocket import ConnectionClosed
+from simple_websocket import ConnectionError as HandshakeFailed
+from wsproto.utilities import RemoteProtocolError
 
-from liarsdice_demo import limits
+from liarsdice_demo import handshakes, limits
 from liarsdice_demo.clients import client_key
 from liarsdice_demo.connection import Connection
 from liarsdice_demo.gate import FLOODED, TRY_AGAIN_LATER, MeteredSocket, Refused, SocketGate
 from liarsdice_demo.hub import current_hub
 from liarsdice_demo.i18n import page_locale
+from liarsdice_demo.inflation import BoundedDeflate
 from liarsdice_demo.live_store import StoreUnavailable
+from liarsdice_demo.log_once import LogOnce
 from liarsdice_demo.protocol import ProtocolError, error, message, parse
 from liarsdice_demo.table_errors import GONE, TableError
+from liarsdice_demo.wsserver import BoundedServer, upgraded
 
 log = logging.getLogger(__name__)
-sock = Sock()
+bugs_logged = LogOnce()
+"""A bug a client's messages trip is logged once per client and minute, however many it sends."""
 IDLE_POLL = 30.0
 """Seconds between checks, on an idle socket, that the table has not dropped the connection (a
 dropped connection's close frame normally wakes the socket at once)."""
@@ -59,6 +69,8 @@ LINGER_SECONDS = 1.0
 """The longest a closing socket reads and discards what its client still sends."""
 LINGER_BYTES = 1024 * 1024
 """The most a closing socket reads and discards (then it is closed all the same)."""
+MAX_MESSAGE = 16 * 1024
+"""The message cap when ``SOCK_SERVER_OPTIONS`` sets no ``max_message_size``."""
 
 
 class LingeringSocket:
@@ -114,25 +126,34 @@ class LingeringSocket:
         return getattr(self._sock, name)
 
 
-@sock.route("/ws/<code>")
-def table_socket(ws: Any, code: str) -> None:
-    """Serve one client of table ``code`` until it goes away."""
+def table_socket(code: str) -> Response:
+    """Accept the handshake and serve one client of table ``code`` until it goes away."""
     gate: SocketGate = current_app.extensions[KEY]
     client = client_key()
+    options = dict(current_app.config["SOCK_SERVER_OPTIONS"])
+    cap = options.get("max_message_size") or MAX_MESSAGE
+    deflate = BoundedDeflate(cap, functools.partial(gate.inflated, client))
+    try:
+        ws = BoundedServer(request.environ, deflate, **options)
+    except (HandshakeFailed, RemoteProtocolError):
+        return Response("not a WebSocket handshake", 400, mimetype="text/plain")
     ws.sock = LingeringSocket(ws.sock)  # the reader looks it up on every read
     admitted = False
     try:
-        gate.admit(client)
+        gate.admit(client, knocked=request.environ.get(handshakes.KNOCKED, False))
         admitted = True
         _serve(ws, code, gate, client)
     except Refused as refused:  # from admit: the socket was not counted
         _hang_up(ws, refused.code, refused.reason)
+    except ConnectionClosed:
+        pass
     finally:
         try:
             _stop_reader(ws)
         finally:
             if admitted:  # only now: a lingering socket still counts for its client
                 gate.release(client)
+    return upgraded(ws)
 
 
 def _hang_up(ws: Any, code: int, reason: str) -> None:
@@ -199,7 +220,9 @@ def _serve(ws: Any, code: str, gate: SocketGate, client: str) -> None:
             try:
                 _handle(table, conn, raw)
             except Exception:  # a bug, not the client's fault: say so, keep the socket open
-                log.exception("table %s: a client message was not handled", code)
+                bugs_logged.exception(
+                    log, client, "table %s: a client message was not handled", code
+                )
                 conn.send(error("internal error: the message was not handled"))
     finally:
         table.detach(conn)
@@ -230,22 +253,9 @@ def _handle(table: Any, conn: Connection, raw: object) -> None:
     table.handle(conn, intent)
 
 
-def _refuse_barred() -> Response | None:
-    """Before a handshake of a client barred for flooding: a plain 429, held back like every
-    refusal (``LIMIT_TARPIT_SECONDS``), and no WebSocket set up at all."""
-    if not request.path.startswith("/ws/"):
-        return None
-    wait = current_app.extensions[KEY].barred(client_key())
-    if not wait:
-        return None
-    time.sleep(current_app.config["LIMIT_TARPIT_SECONDS"])
-    text = f"too many messages: wait {math.ceil(wait)} s before reconnecting"
-    return Response(text, 429, {"Retry-After": str(math.ceil(wait))}, mimetype="text/plain")
-
-
 def init_app(app: Flask) -> None:
-    """Register the WebSocket route on ``app``, give it a socket gate from its config, and turn
-    barred clients away before their handshakes."""
-    app.extensions[KEY] = SocketGate.from_config(app.config)
-    app.before_request(_refuse_barred)
-    sock.init_app(app)
+    """Register the WebSocket route on ``app``, give it a socket gate from its config, and put
+    the door (:mod:`liarsdice_demo.handshakes`) before the app for that gate."""
+    app.extensions[KEY] = gate = SocketGate.from_config(app.config)
+    app.add_url_rule("/ws/<code>", view_func=table_socket, websocket=True)
+    handshakes.install(app, gate)

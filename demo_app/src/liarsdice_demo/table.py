@@ -48,8 +48,10 @@ from liarsdice_demo.composition import TableConfig
 from liarsdice_demo.driving import Driver
 from liarsdice_demo.fanout import Fanout
 from liarsdice_demo.game_loop import GameLoop
+from liarsdice_demo.gate import TRY_AGAIN_LATER
 from liarsdice_demo.live_store import StoreConflict, StoredTable, StoreUnavailable
 from liarsdice_demo.match import Match
+from liarsdice_demo.outage import AWAY_REASON
 from liarsdice_demo.protocol import Intent, error
 from liarsdice_demo.saving import GameSaver
 from liarsdice_demo.seat import Seat
@@ -207,7 +209,7 @@ class TableSession:
             try:
                 self._mark(seat.name)
             except StoreUnavailable:
-                self.abandon("the table store is unreachable: reconnecting")
+                self.abandon(AWAY_REASON)
 
     def keep_present(self) -> None:
         """Record again this process's sockets in the seats that lack it (a driver forgot them
@@ -275,7 +277,7 @@ class TableSession:
                     "the server cannot reach its table store: nothing was played, try again soon"
                 )
                 conn.send(error(text, intent))
-                self.abandon("the table store is unreachable: reconnecting")
+                self.abandon(AWAY_REASON)
 
     def start_now(self) -> None:
         """Fill empty seats with bots (or drop them) and deal; ``TableError`` if under 2 seats."""
@@ -327,5 +329,11 @@ class TableSession:
         self.driver.stop()
 
     def abandon(self, reason: str) -> None:
-        """Drop this process's copy (the store was unreachable): see :meth:`.Driver.abandon`."""
-        self.driver.abandon(reason)
+        """Drop this process's copy, whose state may hold a change the store never took (it is
+        unreachable): stop driving it, forget it, and close its sockets with 1013 ("try again
+        later"), so that players come back to the table loaded afresh once the store answers."""
+        with self.lock:
+            self.driver.stop()
+            self._closed = True  # its sockets' goodbyes mark no seat: the copy is gone
+            self.hub.forget(self.code)
+            self.fanout.close_all(TRY_AGAIN_LATER, reason)

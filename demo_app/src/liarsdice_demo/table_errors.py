@@ -32,6 +32,3 @@ GONE = 4404
 """WebSocket close code: no live table has this code (any more); clients stop reconnecting."""
 REPLACED = 4409
 """WebSocket close code sent to a seat's oldest tab when a newer one takes its place."""
-RESTARTING = 1012
-"""WebSocket close code ("service restart") for sockets of a copy dropped because the store was
-unreachable: clients reconnect."""
