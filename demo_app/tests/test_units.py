@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 import time
 from typing import Any
@@ -361,3 +363,10 @@ def test_a_table_size_that_is_not_a_whole_number_is_refused(seats: Any) -> None:
 @pytest.mark.parametrize("seats", [3, 3.0, "3", " 3 "])
 def test_a_whole_number_of_seats_is_taken_in_any_json_form(seats: Any) -> None:
     assert parse_config({"preset": "dudo", "seats": seats}).seats == 3
+
+
+def test_the_embedded_server_never_imports_redis() -> None:
+    # redis-py takes about 0.4 s to import, and gevent warns when it was imported before the
+    # worker's patching; only shared mode needs it.
+    check = "import sys, liarsdice_demo.__main__; assert 'redis' not in sys.modules"
+    subprocess.run([sys.executable, "-c", check], check=True, timeout=60)

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import logging
 
-import redis
-
 from liarsdice_demo.db import shown
 
 log = logging.getLogger(__name__)
@@ -26,6 +24,8 @@ ALLOW = "--allow-redis-without-aof or ALLOW_REDIS_WITHOUT_AOF"
 def aof_enabled(url: str) -> tuple[bool | None, str | None]:
     """Whether the Redis at ``url`` keeps an append-only file (``None``: it will not say), and
     its ``appendfsync`` where it says; ``RuntimeError`` if it cannot be reached."""
+    import redis  # here: importing redis-py costs about 0.4 s, and the embedded mode needs none
+
     client = redis.Redis.from_url(url, decode_responses=True, socket_timeout=5)
     try:
         try:
