@@ -10,6 +10,7 @@ import logging
 import signal
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -142,6 +143,18 @@ def test_a_redis_without_aof_is_refused_unless_allowed(
         app = create_app({**settings, "ALLOW_REDIS_WITHOUT_AOF": True})
     app.extensions["liarsdice_hub"].shutdown()
     assert "keeps no append-only file" in caplog.text and "running anyway" in caplog.text
+
+
+def test_the_command_refuses_a_redis_without_aof_in_one_line(
+    own_redis: Any, tmp_path: Path
+) -> None:
+    url = own_redis(aof=False)
+    db = str(tmp_path / "x.sqlite")
+    command = [sys.executable, "-m", "liarsdice_demo", "--redis", url, "--db", db, "--port", "1"]
+    ran = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 2, ran.stderr
+    assert "Traceback" not in ran.stderr and "redis-server --appendonly yes" in ran.stderr
+    assert "liarsdice-demo on" not in ran.stdout  # nothing was started
 
 
 def get(host: str, path: str) -> tuple[int, str, str | None, Any]:

@@ -7,7 +7,8 @@ It serves with gunicorn's gevent workers (:mod:`liarsdice_demo.serve`): one proc
 a greenlet per connection, so thousands of open WebSockets cost little; with Redis, several
 processes share the live tables, and with a server database (``--database-url``) several hosts
 share the players, ratings and finished games too. It refuses a Redis that keeps no append-only
-file (its live games would not survive a restart of redis-server) unless told to allow it. The
+file (its live games would not survive a restart of redis-server) unless told to allow it: with
+exit code 2 and one line, before any worker starts. The
 same server is the documented way to host it (see the README and docs/deploy.md). What it prints
 names no password.
 """
@@ -17,6 +18,9 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Sequence
+
+ALLOW_VARIABLE = "LIARSDICE_DEMO_ALLOW_REDIS_WITHOUT_AOF"
+"""Set (to any value): the command leaves the append-only-file check to the app's config."""
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -67,8 +71,15 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     from flask import Flask
 
-    from liarsdice_demo import serve
+    from liarsdice_demo import persistence, serve
     from liarsdice_demo.db import shown
+
+    allowed = args.allow_redis_without_aof or ALLOW_VARIABLE in os.environ
+    if redis_url and not allowed:  # said here, not as a traceback from each worker
+        try:
+            persistence.require_aof(redis_url)
+        except RuntimeError as refused:
+            parser.exit(2, f"liarsdice-demo: {refused}\n")
 
     config: dict[str, str | bool] = {"DATABASE": args.db} if args.db else {}
     if args.redis:
