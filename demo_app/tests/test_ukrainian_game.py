@@ -12,6 +12,8 @@ import re
 from typing import Any
 
 from liarsdice import i18n
+from liarsdice_demo.composition import parse_config
+from liarsdice_demo.expiry import NEVER_STARTED_SECONDS
 from liarsdice_demo.i18n import DOMAIN
 
 from .test_browser import play_until_over
@@ -125,3 +127,24 @@ def test_a_game_in_ukrainian_from_lobby_to_winner(app: Any, live_server: str, br
 
     context.close()
     assert not errors, errors
+
+
+def test_a_table_that_closes_says_so_in_ukrainian(app: Any, live_server: str, browser: Any) -> None:
+    # A never-started table expires while a Ukrainian spectator watches: its close frame's
+    # reason is English, and the page says it in its own language instead.
+    hub = app.extensions["liarsdice_hub"]
+    with app.test_request_context("/"):
+        table = hub.create(parse_config({"preset": "casino", "seats": 2, "bot_kind": "random"}))
+    context = browser.new_context(locale="uk-UA")
+    page = context.new_page()
+    page.goto(f"http://{live_server}/t/{table.code}")
+    page.wait_for_function("document.querySelector('#connection').textContent.includes('глядач')")
+    table.created -= NEVER_STARTED_SECONDS + 1
+    hub._sweep()
+    closed = UK.gettext("this table has closed: start a new one from the lobby")
+    page.wait_for_function(
+        "text => document.querySelector('#connection').textContent.includes(text)", arg=closed
+    )
+    shown = page.inner_text("#connection")
+    assert "this table has closed" not in shown and UK.gettext("Back to the lobby") in shown, shown
+    context.close()

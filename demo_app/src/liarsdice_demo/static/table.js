@@ -39,6 +39,8 @@ const callTitle = (kind) => boot.config.call_titles?.[kind] ?? `${kind[0].toUppe
 const GONE = 4404; // no live table has this code: stop
 const KICKED = 4403; // the host removed this seat: stop
 const REPLACED = 4409; // this seat was opened in a newer tab, which keeps it: stop
+// What each of those says, in the page's language (the close frame's reason is English).
+const STOPPED = { [GONE]: "tableClosed", [KICKED]: "kicked", [REPLACED]: "replaced" };
 const BUSY = 1013; // the server (or this client's socket cap) is full: retry later, slower
 const BUSY_FIRST = 2000;
 const BUSY_MAX = 60000;
@@ -78,8 +80,8 @@ function connect() {
   });
   socket.addEventListener("close", (event) => {
     if (closedForGood || event.target !== socket) return; // a socket replaced by reconnect()
-    if (event.code === GONE || event.code === KICKED || event.code === REPLACED) {
-      stop(event.reason || t("noLongerConnected"));
+    if (event.code in STOPPED) {
+      stop(t(STOPPED[event.code]));
       return;
     }
     if (event.code === BUSY) {
