@@ -197,9 +197,14 @@ def test_cli_parses_and_runs(monkeypatch: Any, tmp_path: Any, capsys: Any) -> No
     with pytest.raises(SystemExit):
         cli.main(["--workers", "2"])
     assert "needs Redis" in capsys.readouterr().err
-    cli.main(
-        ["--workers", "3", "--redis", "redis://:pw@127.0.0.1:1/0", "--db", str(tmp_path / "y")]
-    )
+    # A Redis the command cannot reach is said in one line, before any worker starts.
+    shared = ["--workers", "3", "--redis", "redis://:pw@127.0.0.1:1/0", "--db", str(tmp_path / "y")]
+    with pytest.raises(SystemExit) as refused_redis:
+        cli.main(shared)
+    assert refused_redis.value.code == 2
+    said = capsys.readouterr().err
+    assert "cannot reach Redis at 127.0.0.1:1/0" in said and "pw" not in said
+    cli.main([*shared, "--allow-redis-without-aof"])  # the check is then the app's own
     assert seen["workers"] == 3 and seen["config"]["REDIS_URL"] == "redis://:pw@127.0.0.1:1/0"
     assert "redis://:***@127.0.0.1:1/0" in capsys.readouterr().out  # no password printed
     with pytest.raises(RuntimeError, match=r"cannot reach Redis at 127\.0\.0\.1:1/0"):
