@@ -32,6 +32,7 @@ from liarsdice.models import (
     TimeoutAction,
 )
 from liarsdice.options import CallRegistry, OptionRegistry, Options, VariantInfo
+from liarsdice.reads import reads
 from liarsdice.ruleset import Ruleset
 
 __all__ = [
@@ -68,5 +69,6 @@ __all__ = [
     "VariantInfo",
     "hookimpl",
     "hookspec",
+    "reads",
     "rigged",
 ]

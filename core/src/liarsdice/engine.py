@@ -193,7 +193,11 @@ def open_round(
         dealt_state = apply_event(draft.freeze(), started)
         started = RoundStarted(started.number, started.opener, dealt, sights(rules, dealt_state))
     log = _Log(draft)
-    log.emit(started)
+    if rolls is None:  # the engine's own deal from the draft's seats
+        draft.fold_deal(started)
+        log.events.append(started)
+    else:
+        log.emit(started)
     if "round_started" in rules.hooks.implemented:
         log.effects("round_started", rules.hooks.round_started(log.state, rng))
     return log.events
@@ -253,6 +257,16 @@ def count_matching(rules: Ruleset, state: GameState, face: int) -> int:
     return sum(roll.count(face) for roll in state.round.rolls.values() for face in faces)
 
 
+def _count_matching(rules: Ruleset, draft: Draft, state: GameState, face: int) -> int:
+    """:func:`count_matching` of ``state``, which ``draft`` holds, with ``matching_faces``
+    memoised on what it reads."""
+    memo = rules.memos.matching_faces
+    if memo is None:
+        return count_matching(rules, state, face)
+    faces = memo.answer(draft, (face,), lambda: rules.hooks.matching_faces(state, face))
+    return sum(roll.count(counted) for roll in draft.rolls.values() for counted in faces)
+
+
 def _pass_turn(rules: Ruleset, log: _Log, player: str) -> None:
     """Give the turn to whoever ``liarsdice_next_turn`` names after ``player`` (a
     :class:`TurnPassed`, unless the turn is already there). Dispatch has checked that the player
@@ -305,7 +319,7 @@ def advance(
             _pass_turn(rules, log, action.player)
             return log.events
         assert before.round is not None and before.round.current_bid is not None
-        count = count_matching(rules, before, before.round.current_bid.face)
+        count = _count_matching(rules, draft, before, before.round.current_bid.face)
         resolution = hooks.resolve_call(before, action.player, action.kind, count)
         if resolution is None:
             raise PluginError(

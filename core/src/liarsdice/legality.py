@@ -88,8 +88,22 @@ def payload_problems(rules: Ruleset, action: str, payload: Payload) -> list[Reas
 
 
 def _refused_faces(rules: Ruleset, draft: Draft, player: str) -> frozenset[int]:
+    """The faces ``player`` may not name now: fixed all game, memoised on what ``face_allowed``
+    reads, or asked of the hook on a frozen state."""
     fixed = rules.fixed_refusals
-    return fixed if fixed is not None else rules.refused_faces(draft.freeze(), player)
+    if fixed is not None:
+        return fixed
+    memo = rules.memos.face_allowed
+    if memo is None:
+        return rules.refused_faces(draft.freeze(), player)
+    return memo.answer(draft, (player,), lambda: rules.refused_faces(draft.freeze(), player))
+
+
+def _may_refuse(rules: Ruleset, draft: Draft, player: str, face: int) -> bool:
+    """False when ``face_allowed`` surely allows ``player`` to name ``face`` now."""
+    if rules.fixed_refusals is None and rules.memos.face_allowed is None:
+        return True
+    return face in _refused_faces(rules, draft, player)
 
 
 def draft_bid_problems(
@@ -117,8 +131,7 @@ def draft_bid_problems(
             return malformed
     hooks = rules.hooks
     problems: list[Reason] = []
-    fixed = rules.fixed_refusals
-    if fixed is None or bid.face in fixed:
+    if _may_refuse(rules, draft, player, bid.face):
         refusal = rules.face_refusal(draft.freeze(), player, bid.face)
         if refusal is not None:
             problems.append(refusal)
@@ -247,9 +260,19 @@ def draft_call_problems(
         malformed = payload_problems(rules, kind, payload)
         if malformed:
             return malformed
-    if "call_problem" not in rules.hooks.implemented:
+    hooks = rules.hooks
+    if "call_problem" not in hooks.implemented:
         return []
-    return [*rules.hooks.call_problem(draft.freeze(), player, kind, payload)]
+    memo = rules.memos.call_problem
+    if memo is None or payload is not NO_PAYLOAD:
+        return [*hooks.call_problem(draft.freeze(), player, kind, payload)]
+    return [
+        *memo.answer(
+            draft,
+            (player, kind),
+            lambda: tuple(hooks.call_problem(draft.freeze(), player, kind, payload)),
+        )
+    ]
 
 
 def call_problems(

@@ -67,6 +67,7 @@ class Draft:
         "_round_state",
         "_seats",
         "_state",
+        "_table",
         "bids",
         "dice_in_play",
         "dice_per_player",
@@ -104,6 +105,7 @@ class Draft:
         self._players_state: tuple[PlayerState, ...] | None = state.players
         self._round_state = state.round
         self._seats: dict[str, int] | None = None
+        self._table: tuple[tuple[str, ...], int] | None = None
 
     def _load_round(self, round_: RoundState | None) -> None:
         if round_ is None:
@@ -152,6 +154,14 @@ class Draft:
     def frozen(self) -> GameState | None:
         """The state :meth:`freeze` last gave, if nothing has changed since; else ``None``."""
         return self._state
+
+    @property
+    def table(self) -> tuple[tuple[str, ...], int]:
+        """The seats' names in order and the dice each started with: the same all game."""
+        table = self._table
+        if table is None:
+            table = self._table = (tuple(p.name for p in self.players), self.dice_per_player)
+        return table
 
     @property
     def over(self) -> bool:
@@ -225,15 +235,20 @@ class Draft:
             or not _FACES.issuperset(face for roll in rolls.values() for face in roll)
         ):
             self._check_rolls(rolls)  # the usual deal failed a quick check: say what is wrong
+        self.fold_deal(event)
+
+    def fold_deal(self, event: RoundStarted) -> None:
+        """Fold ``event`` without checking its rolls against the seats: for a deal the engine
+        made from this draft's seats (:func:`liarsdice.engine.deal`), right by construction.
+        Its sights are checked."""
         if event.sights:
-            self._check_sights(event.sights, rolls)
-        dice = sum(map(len, rolls.values()))
-        round_ = RoundState(
-            event.number, event.opener, event.rolls, dice, event.opener, sights=event.sights
-        )
-        self._load_round(round_)
+            self._check_sights(event.sights, event.rolls)
+        self.number, self.opener, self.turn = event.number, event.opener, event.opener
+        self.rolls, self.dice_in_play = event.rolls, sum(map(len, event.rolls.values()))
+        self.bids, self.resolution, self.sights = (), None, event.sights
+        self.shown, self.private = {}, {}
         self.next_opener = None
-        self._round_state, self._state = round_, None
+        self._round_changed()
 
     def _check_sights(
         self, sights: tuple[Sight, ...], rolls: Mapping[str, tuple[int, ...]]

@@ -41,6 +41,7 @@ from liarsdice.errors import (
 )
 from liarsdice.i18n import Text, _
 from liarsdice.limits import MoveLimit, combine
+from liarsdice.memo import Memos
 from liarsdice.models import JSON, Bid, GameState, RankKey, opening_state
 from liarsdice.options import CallKind, Option
 from liarsdice.presets import Preset
@@ -131,6 +132,8 @@ class Ruleset:
         for name in reversed(self.order):  # pluggy asks the last registered first
             self.pm.register(by_name[name].plugin, name=name)
         self.hooks = Hooks(self.pm, self.options, baseline.name)
+        #: The memoised answers of the hooks whose implementations declare what they read.
+        self.memos = Memos(self.pm)
         self._ladders: dict[tuple[int, frozenset[int]], tuple[list[RankKey], list[Bid]]] = {}
         self._limits: dict[tuple[int, int], MoveLimit] = {}
         #: The faces refused all game when no ``face_allowed`` implementation reads the state or

@@ -14,6 +14,7 @@ from liarsdice.i18n import Text, _
 from liarsdice.models import Bid, GameState, RankKey, Resolution
 from liarsdice.options import CallRegistry, OptionRegistry, Options, VariantInfo
 from liarsdice.presets import BUILT_IN, PresetRegistry
+from liarsdice.reads import reads
 from liarsdice.rulestext import RulesText
 
 NAME = "standard"
@@ -82,6 +83,7 @@ def liarsdice_matching_faces(face: int, options: Options) -> frozenset[int]:
 
 
 @hookimpl
+@reads("last_bidder")
 def liarsdice_call_problem(state: GameState, player: str, call: str) -> Text | None:
     assert state.round is not None and state.round.bids
     if call == "challenge" and state.round.bids[-1].player == player:

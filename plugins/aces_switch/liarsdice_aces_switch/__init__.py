@@ -9,7 +9,7 @@ the way in needs more than half, floor(q/2)+1 — seed 003's "half up, then doub
 
 from __future__ import annotations
 
-from liarsdice import Bid, GameState, Options, RankKey, VariantInfo, hookimpl
+from liarsdice import Bid, GameState, Options, RankKey, VariantInfo, hookimpl, reads
 from liarsdice.i18n import Catalog, Text
 from liarsdice.options import OptionRegistry
 from liarsdice.rulestext import RulesText
@@ -64,6 +64,7 @@ def liarsdice_bid_rank(bid: Bid, options: Options) -> RankKey | None:
 
 
 @hookimpl
+@reads("opening")
 def liarsdice_face_allowed(state: GameState, face: int, options: Options) -> bool | Text | None:
     if face != 1:
         return None

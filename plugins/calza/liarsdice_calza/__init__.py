@@ -37,6 +37,7 @@ from liarsdice import (
     Resolution,
     VariantInfo,
     hookimpl,
+    reads,
 )
 from liarsdice.events import Effect
 from liarsdice.i18n import Catalog, Text
@@ -97,6 +98,7 @@ def liarsdice_register_calls(calls: CallRegistry) -> None:
 
 
 @hookimpl
+@reads("last_bidder", "dice_in_play")
 def liarsdice_call_problem(
     state: GameState, player: str, call: str, options: Options
 ) -> Text | None:

@@ -21,6 +21,7 @@ from liarsdice import (
     RankKey,
     VariantInfo,
     hookimpl,
+    reads,
 )
 from liarsdice.events import Effect
 from liarsdice.i18n import Catalog, Text
@@ -78,6 +79,7 @@ def liarsdice_face_allowed(face: int) -> bool | None:
 
 
 @hookimpl
+@reads("plugin:ones-locking")
 def liarsdice_matching_faces(state: GameState, face: int) -> frozenset[int] | None:
     return frozenset({face}) if locked(state) else None
 

@@ -26,6 +26,7 @@ from liarsdice import (
     Resolution,
     VariantInfo,
     hookimpl,
+    reads,
 )
 from liarsdice.events import Effect
 from liarsdice.i18n import Catalog, Text
@@ -114,6 +115,7 @@ def liarsdice_round_started(state: GameState, options: Options) -> Sequence[Effe
 
 
 @hookimpl
+@reads("plugin:palifico")
 def liarsdice_matching_faces(
     state: GameState, face: int, options: Options
 ) -> frozenset[int] | None:
@@ -123,6 +125,7 @@ def liarsdice_matching_faces(
 
 
 @hookimpl
+@reads("plugin:palifico")
 def liarsdice_face_allowed(state: GameState, options: Options) -> bool | None:
     # With no wild dice, no face would be counted twice: ones (or sixes) may be bid like any face.
     if active(state) is not None and not options["palifico.keep_wilds"]:

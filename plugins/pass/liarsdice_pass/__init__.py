@@ -32,6 +32,7 @@ from liarsdice import (
     Resolution,
     VariantInfo,
     hookimpl,
+    reads,
 )
 from liarsdice.events import Effect
 from liarsdice.i18n import Catalog, Text
@@ -98,6 +99,7 @@ def liarsdice_register_calls(calls: CallRegistry) -> None:
 
 
 @hookimpl
+@reads("plugin:pass", "seats")
 def liarsdice_call_problem(
     state: GameState, player: str, call: str, options: Options
 ) -> Text | None:

@@ -22,8 +22,9 @@ A law that needs a plugin's own facts is built by a factory and added to :data:`
 The laws live by concern: :mod:`.ordering` (bid order, legal-move enumeration),
 :mod:`.variant_order` (variants that change the same thing declare an order), :mod:`.counting`
 (rulings), :mod:`.economy` (dice and public facts), :mod:`.flow` (which moves are accepted),
-:mod:`.liveness` (rounds and games end), :mod:`.records` (replay, JSON, seeds), :mod:`.privacy`
-and :mod:`.public_log` (what each viewer may see); :mod:`._common` holds what they share.
+:mod:`.liveness` (rounds and games end), :mod:`.memo` (memoised hook answers), :mod:`.records`
+(replay, JSON, seeds), :mod:`.privacy` and :mod:`.public_log` (what each viewer may see);
+:mod:`._common` holds what they share.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from liarsdice.testing.laws._common import GAMES_END as GAMES_END
 from liarsdice.testing.laws._common import HIDDEN as HIDDEN
 from liarsdice.testing.laws._common import ILLEGAL_NOTHING as ILLEGAL_NOTHING
 from liarsdice.testing.laws._common import JSON_TRIP as JSON_TRIP
+from liarsdice.testing.laws._common import MEMO as MEMO
 from liarsdice.testing.laws._common import ONE_LOSER as ONE_LOSER
 from liarsdice.testing.laws._common import ONE_RULER as ONE_RULER
 from liarsdice.testing.laws._common import ONE_WINNER as ONE_WINNER
@@ -63,6 +65,7 @@ from liarsdice.testing.laws.flow import (
     legal_moves_apply,
 )
 from liarsdice.testing.laws.liveness import games_end, rounds_end
+from liarsdice.testing.laws.memo import memoised_answers_agree
 from liarsdice.testing.laws.ordering import bid_order, legal_enumeration_agrees
 from liarsdice.testing.laws.privacy import views_hide_dice
 from liarsdice.testing.laws.public_log import public_events_hide_dice
@@ -120,6 +123,7 @@ GAME_LAWS: tuple[GameLaw, ...] = (
     views_hide_dice,
     same_seed_same_game,
     bullets_never_decrease,
+    memoised_answers_agree,
     legal_moves_apply,
 )
 """Every game law, in the order :func:`check_game` runs them (engine errors are reported last, so
@@ -138,6 +142,7 @@ _TITLES: dict[Callable[..., None], str] = {
     dice_change_only_through_effects: DICE,
     game_has_one_winner: ONE_WINNER,
     games_end: GAMES_END,
+    memoised_answers_agree: MEMO,
     replay_rebuilds_state: REPLAY,
     json_round_trip: JSON_TRIP,
     views_hide_dice: HIDDEN,
@@ -180,6 +185,7 @@ __all__ = [
     "json_round_trip",
     "legal_enumeration_agrees",
     "legal_moves_apply",
+    "memoised_answers_agree",
     "public_events_hide_dice",
     "public_fact_law",
     "replay_rebuilds_state",
