@@ -61,6 +61,10 @@ HOOK_TESTS = {
         "tests/laws/test_mutations.py",
         "test_a_flaky_bid_problem_breaks_the_enumeration_law",
     ),
+    "liarsdice_bid_problems": (
+        "tests/core/test_batch_bids.py",
+        "test_a_batch_plugin_is_asked_once_per_listing_and_refuses_as_the_per_bid_form",
+    ),
     "liarsdice_table_problem": (
         "plugins/teams/tests/test_teams.py",
         "test_an_odd_table_is_refused_everywhere_with_the_reason",

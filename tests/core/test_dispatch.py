@@ -46,6 +46,7 @@ def arguments(state: GameState) -> list[dict[str, Any]]:
                 "player": player,
                 "face": face,
                 "bid": bid,
+                "bids": [bid, Bid(bid.quantity + 1, face)],
                 "call": calls[index % 2],
                 "count": index,
                 "resolution": resolution,

@@ -4,7 +4,7 @@ the answer depends on."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,25 +14,9 @@ from liarsdice.memo import MOST_ANSWERS
 from liarsdice.reads import ATTRIBUTE
 from liarsdice.simulate import simulate
 from liarsdice.testing import RandomChooser, check_game, laws, play_game
-from liarsdice.testing.plugins import extra_variants
 
-from .test_mutations import first_violation, games, make_plugin
-
-
-@pytest.fixture
-def ruleset() -> Iterator[Callable[..., Ruleset]]:
-    """``ruleset(name, *hookimpls)``: the baseline + dice-loss + a plugin of those hooks."""
-    stack: list[Any] = []
-
-    def build(name: str, *functions: Callable[..., Any]) -> Ruleset:
-        context = extra_variants({name: make_plugin(name, *functions)})
-        context.__enter__()
-        stack.append(context)
-        return Ruleset.build(["dice-loss", name])
-
-    yield build
-    for context in reversed(stack):
-        context.__exit__(None, None, None)
+from .test_mutations import broken as broken  # the fixture
+from .test_mutations import first_violation, games
 
 
 def no_challenge_on_ones(state: GameState, call: str) -> str | None:
@@ -47,11 +31,11 @@ def no_challenge_on_ones(state: GameState, call: str) -> str | None:
 
 
 def test_a_call_problem_declaring_too_little_breaks_the_memo_law(
-    ruleset: Callable[..., Ruleset],
+    broken: Callable[..., Ruleset],
 ) -> None:
     liarsdice_call_problem = hookimpl(reads("turn")(no_challenge_on_ones))
     liarsdice_call_problem.__name__ = "liarsdice_call_problem"
-    rules = ruleset("forgetful", liarsdice_call_problem)
+    rules = broken("forgetful", liarsdice_call_problem)
     violation = first_violation(rules, laws.memoised_answers_agree)
     assert violation.law == laws.MEMO
     assert "liarsdice_call_problem" in violation.detail and "forgetful" in violation.detail
@@ -59,11 +43,11 @@ def test_a_call_problem_declaring_too_little_breaks_the_memo_law(
 
 
 def test_the_same_call_problem_declaring_what_it_reads_keeps_every_law(
-    ruleset: Callable[..., Ruleset],
+    broken: Callable[..., Ruleset],
 ) -> None:
     liarsdice_call_problem = hookimpl(reads("bid")(no_challenge_on_ones))
     liarsdice_call_problem.__name__ = "liarsdice_call_problem"
-    rules = ruleset("careful", liarsdice_call_problem)
+    rules = broken("careful", liarsdice_call_problem)
     assert rules.memos.call_problem is not None
     assert rules.memos.call_problem.parts == ("bid", "last_bidder")
     for game in games(rules, count=20):
@@ -71,7 +55,7 @@ def test_the_same_call_problem_declaring_what_it_reads_keeps_every_law(
 
 
 def test_a_face_allowed_declaring_too_little_breaks_the_memo_law(
-    ruleset: Callable[..., Ruleset],
+    broken: Callable[..., Ruleset],
 ) -> None:
     @hookimpl
     @reads("turn")
@@ -80,13 +64,13 @@ def test_a_face_allowed_declaring_too_little_breaks_the_memo_law(
         return "no sixes to open" if face == 6 and opening else None
 
     violation = first_violation(
-        ruleset("sixless", liarsdice_face_allowed), laws.memoised_answers_agree
+        broken("sixless", liarsdice_face_allowed), laws.memoised_answers_agree
     )
     assert violation.law == laws.MEMO and "liarsdice_face_allowed" in violation.detail
 
 
 def test_a_matching_faces_declaring_nothing_it_reads_breaks_the_memo_law(
-    ruleset: Callable[..., Ruleset],
+    broken: Callable[..., Ruleset],
 ) -> None:
     @hookimpl
     @reads()
@@ -95,7 +79,7 @@ def test_a_matching_faces_declaring_nothing_it_reads_breaks_the_memo_law(
         return frozenset({face}) if state.round.dice_in_play < 5 else None
 
     violation = first_violation(
-        ruleset("late-locks", liarsdice_matching_faces), laws.memoised_answers_agree
+        broken("late-locks", liarsdice_matching_faces), laws.memoised_answers_agree
     )
     assert violation.law == laws.MEMO and "liarsdice_matching_faces" in violation.detail
 
@@ -104,19 +88,19 @@ def test_a_matching_faces_declaring_nothing_it_reads_breaks_the_memo_law(
 
 
 def test_an_undeclared_reader_of_the_state_is_asked_every_time(
-    ruleset: Callable[..., Ruleset],
+    broken: Callable[..., Ruleset],
 ) -> None:
     @hookimpl
     def liarsdice_call_problem(state: GameState, call: str) -> str | None:
         return no_challenge_on_ones(state, call)
 
-    rules = ruleset("undeclared", liarsdice_call_problem)
+    rules = broken("undeclared", liarsdice_call_problem)
     assert rules.memos.call_problem is None
     for game in games(rules, count=10):
         check_game(rules, game.steps)
 
 
-def test_a_declared_hook_is_asked_once_per_key(ruleset: Callable[..., Ruleset]) -> None:
+def test_a_declared_hook_is_asked_once_per_key(broken: Callable[..., Ruleset]) -> None:
     asked: list[str] = []
 
     @hookimpl
@@ -125,14 +109,14 @@ def test_a_declared_hook_is_asked_once_per_key(ruleset: Callable[..., Ruleset]) 
         asked.append(player)
         return no_challenge_on_ones(state, call)
 
-    rules = ruleset("counted", liarsdice_call_problem)
+    rules = broken("counted", liarsdice_call_problem)
     report = simulate(rules, 4, 30, 0, dice_per_player=3)
     moves = report.actions_per_game * report.games
     assert 0 < len(asked) < moves / 3
     assert len(rules.memos.call_problem.answers) == len(asked)  # type: ignore[union-attr]
 
 
-def test_a_memo_forgets_all_once_full(ruleset: Callable[..., Ruleset]) -> None:
+def test_a_memo_forgets_all_once_full(broken: Callable[..., Ruleset]) -> None:
     rules = Ruleset.build(["dice-loss"])
     memo = rules.memos.call_problem
     assert memo is not None
@@ -160,7 +144,7 @@ def test_reads_refuses_a_part_that_is_not_one() -> None:
 
 
 def test_a_declaration_set_by_hand_naming_nothing_is_refused_at_build(
-    ruleset: Callable[..., Ruleset],
+    broken: Callable[..., Ruleset],
 ) -> None:
     @hookimpl
     def liarsdice_matching_faces(state: GameState, face: int) -> frozenset[int] | None:
@@ -168,10 +152,10 @@ def test_a_declaration_set_by_hand_naming_nothing_is_refused_at_build(
 
     setattr(liarsdice_matching_faces, ATTRIBUTE, frozenset({"mood"}))
     with pytest.raises(PluginError, match="odd: liarsdice_matching_faces declares it reads 'mood'"):
-        ruleset("odd", liarsdice_matching_faces)
+        broken("odd", liarsdice_matching_faces)
 
 
-def test_plugin_state_is_read_by_name(ruleset: Callable[..., Ruleset]) -> None:
+def test_plugin_state_is_read_by_name(broken: Callable[..., Ruleset]) -> None:
     rules = Ruleset.build(["dice-loss", "ones-locking"])
     memo = rules.memos.matching_faces
     assert memo is not None and memo.parts == ("plugin:ones-locking",)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -104,6 +104,19 @@ def _rank(answer: Any) -> bool:
 
 def _reason(answer: Any) -> bool:
     return (isinstance(answer, str) and answer != "") or isinstance(answer, Text)
+
+
+def _bid_reasons(answer: Any, bids: Sequence[Any]) -> str | None:
+    """Why ``answer`` is not one reason or ``None`` for each of ``bids``, or ``None``."""
+    if not isinstance(answer, list | tuple) or len(answer) != len(bids):
+        return (
+            f"returned {shown(answer)}: expected a list of {len(bids)} entries, one reason or None "
+            "for each bid asked about"
+        )
+    for index, entry in enumerate(answer):
+        if entry is not None and not _reason(entry):
+            return f"returned {shown(entry)} for {bids[index]}: expected {_REASON}"
+    return None
 
 
 def _face_answer(answer: Any) -> bool:
@@ -308,6 +321,9 @@ CONTRACTS: Mapping[str, Contract] = {
         fast=f"_r is True or _r is False or {_REASON_CHECK}",
     ),
     "liarsdice_bid_problem": Contract(_REASON, _expecting(_REASON, _reason), fast=_REASON_CHECK),
+    "liarsdice_bid_problems": Contract(
+        "None, or one reason or None for each bid asked about", _bid_reasons, ("bids",)
+    ),
     "liarsdice_call_problem": Contract(_REASON, _expecting(_REASON, _reason), fast=_REASON_CHECK),
     "liarsdice_matching_faces": Contract(
         "a frozenset of faces 1-6",

@@ -185,14 +185,21 @@ def _via_pluggy(
     return call
 
 
-def resolve(pm: pluggy.PluginManager, name: str, options: Options, named: bool = False) -> _Call:
+def resolve(
+    pm: pluggy.PluginManager,
+    name: str,
+    options: Options,
+    named: bool = False,
+    skip: AbstractSet[str] = frozenset(),
+) -> _Call:
     """A callable for hook ``name`` taking the spec's arguments, ``options`` left out; with
     ``named``, a collect-all hook's answers come as ``(plugin name, answer)`` pairs. Answers are
-    checked against :data:`CONTRACTS`."""
+    checked against :data:`CONTRACTS`. The implementations of the plugins in ``skip`` are left
+    out."""
     caller = getattr(pm.hook, name)
     call_args = [arg for arg in caller.spec.argnames if arg != "options"]
     firstresult = bool(caller.spec.opts.get("firstresult"))
-    impls = list(reversed(caller.get_hookimpls()))
+    impls = [impl for impl in reversed(caller.get_hookimpls()) if impl.plugin_name not in skip]
     if any(impl.hookwrapper or impl.wrapper for impl in impls):
         return _via_pluggy(name, caller, impls, call_args, options, firstresult, named)
     if not impls:
@@ -215,6 +222,7 @@ class Hooks:
     bid_rank: Callable[[Bid], RankKey]
     face_allowed: Callable[[GameState, str, int], bool | str | None]
     bid_problem: Callable[[GameState, str, Bid, Payload], list[str]]
+    bid_problems: Callable[[GameState, str, Sequence[Bid]], list[Sequence[str | None]]]
     matching_faces: Callable[[GameState, int], AbstractSet[int]]
     call_problem: Callable[[GameState, str, str, Payload], list[str]]
     call_made: Callable[[GameState, str, str, Payload, Random], Effects]
@@ -261,3 +269,22 @@ class Hooks:
         }
         for name in self.__annotations__:
             setattr(self, name, resolve(pm, f"liarsdice_{name}", options, name in EFFECT_HOOKS))
+        per_bid = _plugins(pm, "liarsdice_bid_problem")
+        batch = _plugins(pm, "liarsdice_bid_problems")
+        #: ``bid_problem`` of the plugins that do not implement ``bid_problems`` (the per-bid
+        #: form, adapted where the engine asks in batches), and whether there are any.
+        self.unbatched_bid_problem = self.bid_problem
+        self.unbatched = bool(per_bid - batch)
+        #: ``bid_problems`` of the plugins that do not implement ``bid_problem`` (asked with one
+        #: bid where the engine checks a bid), and whether there are any.
+        self.batch_only_bid_problems = self.bid_problems
+        self.batch_only = bool(batch - per_bid)
+        if batch & per_bid:  # a plugin with both forms: each is asked where it belongs
+            name, form = "liarsdice_bid_problem", "liarsdice_bid_problems"
+            self.unbatched_bid_problem = resolve(pm, name, options, skip=batch)
+            self.batch_only_bid_problems = resolve(pm, form, options, skip=per_bid)
+
+
+def _plugins(pm: pluggy.PluginManager, hook: str) -> frozenset[str]:
+    """The plugins that implement ``hook``."""
+    return frozenset(impl.plugin_name for impl in getattr(pm.hook, hook).get_hookimpls())

@@ -136,6 +136,23 @@ def liarsdice_bid_problem(
     """
 
 
+@hookspec
+def liarsdice_bid_problems(
+    state: GameState, player: str, bids: Sequence[Bid], options: Options
+) -> Sequence[str | Text | None] | None:
+    """The batch form of :func:`liarsdice_bid_problem`: for each bid of ``bids``, in order, why
+    ``player`` may not make it now (with no payload), or ``None``; ``None`` for no objection to
+    any.
+
+    Asked once per turn over the candidate bids where the legal bids are listed, and with one bid
+    to check a bid, for a plugin that does not implement the per-bid form. Implement it where one
+    look at the state answers for every bid (a fixed face in a palifico round); the engine asks a
+    plugin that implements only the per-bid form once per candidate. A plugin that implements both
+    has its per-bid form asked to check a bid, which sees the payload, and its batch form to list
+    the legal bids: they must agree (a law checks it). Collect-all.
+    """
+
+
 # --- counting -----------------------------------------------------------------------------------
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from liarsdice import phrases
 from liarsdice.contracts import call_one
@@ -137,6 +137,9 @@ def draft_bid_problems(
             problems.append(refusal)
     if "bid_problem" in hooks.implemented:
         problems += hooks.bid_problem(draft.freeze(), player, bid, payload)
+    if hooks.batch_only:
+        for answers in hooks.batch_only_bid_problems(draft.freeze(), player, (bid,)):
+            problems += [reason for reason in answers if reason is not None]
     current = draft.current_bid
     if current is not None and hooks.bid_rank(bid) <= hooks.bid_rank(current):
         problems.append(
@@ -163,14 +166,61 @@ def draft_legal_bids(
     keys, ladder = rules.ladder(draft.dice_in_play, _refused_faces(rules, draft, player))
     current = draft.current_bid
     start = 0 if current is None else bisect.bisect_right(keys, hooks.bid_rank(current))
-    if "bid_problem" not in hooks.implemented:  # nothing else can refuse a bid
+    if not _checked(rules):  # nothing else can refuse a bid
         return ladder[start:] if limit is None else ladder[start : start + max(limit, 0)]
     state = draft.freeze()
+    if "bid_problems" not in hooks.implemented:  # the per-bid form alone: ask bid by bid
+        return _unrefused(rules, state, player, itertools.islice(ladder, start, None), limit)
     found: list[Bid] = []
-    for bid in itertools.islice(ladder, start, None):
+    position, end = start, len(ladder)
+    while position < end and (limit is None or len(found) < limit):
+        needed = None if limit is None else limit - len(found)
+        batch = ladder[position:] if needed is None else ladder[position : position + 6 * needed]
+        found += _unrefused(rules, state, player, batch, needed)
+        position += len(batch)
+    return found
+
+
+def _checked(rules: Ruleset) -> bool:
+    """Whether a plugin may refuse a bid by ``bid_problem`` or ``bid_problems``."""
+    implemented = rules.hooks.implemented
+    return "bid_problem" in implemented or "bid_problems" in implemented
+
+
+def _batch_refusals(rules: Ruleset, state: GameState, player: str, bids: list[Bid]) -> set[int]:
+    """The indices of the bids of ``bids`` that ``bid_problems`` refuses (asked once)."""
+    if "bid_problems" not in rules.hooks.implemented:
+        return set()
+    return {
+        index
+        for answers in rules.hooks.bid_problems(state, player, bids)
+        for index, reason in enumerate(answers)
+        if reason is not None
+    }
+
+
+def _unrefused(
+    rules: Ruleset, state: GameState, player: str, bids: Iterable[Bid], limit: int | None
+) -> list[Bid]:
+    """The first bids of ``bids`` (at most ``limit``) that no plugin refuses with no payload:
+    ``bid_problems`` asked once over them all (when a plugin implements it), then each plugin
+    that implements only ``bid_problem`` asked bid by bid, in order, until ``limit`` pass."""
+    hooks = rules.hooks
+    candidates: Iterable[Bid] = bids
+    if "bid_problems" in hooks.implemented:
+        listed = bids if isinstance(bids, list) else list(bids)
+        refused = _batch_refusals(rules, state, player, listed)
+        candidates = (
+            [bid for i, bid in enumerate(listed) if i not in refused] if refused else listed
+        )
+        if not hooks.unbatched:
+            return candidates if limit is None else candidates[:limit]
+    ask = hooks.unbatched_bid_problem
+    found: list[Bid] = []
+    for bid in candidates:
         if limit is not None and len(found) >= limit:
             break
-        if not hooks.bid_problem(state, player, bid, NO_PAYLOAD):
+        if not ask(state, player, bid, NO_PAYLOAD):
             found.append(bid)
     return found
 
@@ -198,11 +248,12 @@ def raises_by_face(
 
     Walks the ruleset's cached bid ladder (every bid sorted by rank, :meth:`Ruleset.ladder`) from
     just above the bid on the table: the first bids met on a face are its lowest raises, since a
-    face's bids rank higher as the quantity grows in every known order. Each face's bids are put
-    to the ``bid_problem`` hook until ``count`` pass or ``tries`` more than that have failed. The
-    rank hook is called once (for the bid on the table), not once per probe. Falls back to the
-    full list of legal bids (:func:`legal_bids`) only when the walk finds nothing, so it stays
-    cheap on every turn.
+    face's bids rank higher as the quantity grows in every known order. The first ``count +
+    tries`` bids of each face are put to ``bid_problems`` at once, then each face's to the
+    ``bid_problem`` of the plugins that implement only that form, until ``count`` pass or
+    ``tries`` have failed. The rank hook is called once (for the bid on the table), not once per
+    probe. Falls back to the full list of legal bids (:func:`legal_bids`) only when the walk finds
+    nothing, so it stays cheap on every turn.
     """
     round_ = state.round
     if round_ is None or round_.over:
@@ -212,29 +263,45 @@ def raises_by_face(
     keys, bids = rules.ladder(round_.dice_in_play, refused)
     current = round_.current_bid
     start = 0 if current is None else bisect.bisect_right(keys, hooks.bid_rank(current))
-    check = "bid_problem" in hooks.implemented
-    failed = dict.fromkeys((face for face in FACES if face not in refused), 0)
-    pending = len(failed)
+    candidates = _first_of_each_face(
+        bids, start, [f for f in FACES if f not in refused], count + tries
+    )
+    batch_refused = _batch_refusals(rules, state, player, candidates)
+    ask = hooks.unbatched_bid_problem if hooks.unbatched else None
+    failed = dict.fromkeys(FACES, 0)
     found: dict[int, list[Bid]] = {}
-    for bid in itertools.islice(bids, start, None):
-        if not pending:
-            break
+    for index, bid in enumerate(candidates):
         face = bid.face
         kept = found.setdefault(face, [])
         if len(kept) == count or failed[face] == tries:
             continue
-        if not (check and hooks.bid_problem(state, player, bid, NO_PAYLOAD)):
-            kept.append(bid)
-            pending -= len(kept) == count
-        else:
+        if index in batch_refused or (ask is not None and ask(state, player, bid, NO_PAYLOAD)):
             failed[face] += 1
-            pending -= failed[face] == tries
+        else:
+            kept.append(bid)
     found = {face: kept for face, kept in found.items() if kept}
     if not found:
         for bid in legal_bids(rules, state, player):
             kept = found.setdefault(bid.face, [])
             if len(kept) < count:
                 kept.append(bid)
+    return found
+
+
+def _first_of_each_face(bids: list[Bid], start: int, faces: list[int], each: int) -> list[Bid]:
+    """The bids of ``bids`` from ``start`` on, in order, up to the first ``each`` of every face
+    of ``faces``."""
+    taken = dict.fromkeys(faces, 0)
+    pending = len(taken)
+    found: list[Bid] = []
+    for bid in itertools.islice(bids, start, None):
+        if not pending:
+            break
+        count = taken.get(bid.face, each)
+        if count < each:
+            found.append(bid)
+            taken[bid.face] = count + 1
+            pending -= count + 1 == each
     return found
 
 

@@ -134,15 +134,17 @@ def liarsdice_face_allowed(state: GameState, options: Options) -> bool | None:
 
 
 @hookimpl
-def liarsdice_bid_problem(state: GameState, player: str, bid: Bid, options: Options) -> Text | None:
+def liarsdice_bid_problems(
+    state: GameState, player: str, bids: Sequence[Bid], options: Options
+) -> list[Text | None] | None:
+    # The batch form: one look at the round answers for every bid asked about.
     if active(state) is None or state.round is None or not state.round.bids:
-        return None
-    fixed = state.round.bids[-1].bid.face  # the opener's face, unless a one-die player changed it
-    if bid.face == fixed:
         return None
     if options["palifico.one_die_changes_face"] and state.player(player).dice == 1:
         return None
-    return _("palifico: the face is fixed at {faces}; raise the quantity", faces=faces(fixed))
+    fixed = state.round.bids[-1].bid.face  # the opener's face, unless a one-die player changed it
+    refusal = _("palifico: the face is fixed at {faces}; raise the quantity", faces=faces(fixed))
+    return [None if bid.face == fixed else refusal for bid in bids]
 
 
 @hookimpl
