@@ -109,6 +109,7 @@ def _crashed(law: Callable[..., None], rules: Ruleset, error: Exception) -> LawV
 
 
 GAME_LAWS: tuple[GameLaw, ...] = (
+    memoised_answers_agree,
     illegal_actions_change_nothing,
     eliminated_players_never_act,
     legal_enumeration_agrees,
@@ -123,10 +124,10 @@ GAME_LAWS: tuple[GameLaw, ...] = (
     views_hide_dice,
     same_seed_same_game,
     bullets_never_decrease,
-    memoised_answers_agree,
     legal_moves_apply,
 )
-"""Every game law, in the order :func:`check_game` runs them (engine errors are reported last, so
+"""Every game law, in the order :func:`check_game` runs them: a wrong ``@reads`` declaration first
+(its stale answers are played, so other laws may break because of it), engine errors last (so
 that a law broken just before a crash is named first)."""
 
 

@@ -81,9 +81,14 @@ def _violated(
     raise LawViolation(
         MEMO,
         rules,
-        f"liarsdice_{memo.hook}{list(arguments)} answers {full!r} here but {kept!r} in an "
+        f"liarsdice_{memo.hook}{list(arguments)} answers {_shown(full)} here but {_shown(kept)} in an "
         f"earlier state that agrees on what it declares it reads ({', '.join(memo.parts)}): "
         f"a @reads declaration of {suspects} leaves out a part the answer depends on "
         f"(earlier: {show_state(earlier)})",
         show_state(state),
     )
+
+
+def _shown(answer: Any) -> str:
+    """An answer in a law message: an empty list of reasons says the move is allowed."""
+    return "no reason (allowed)" if answer == () else repr(answer)
