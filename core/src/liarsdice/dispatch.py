@@ -222,7 +222,7 @@ class Hooks:
     bid_rank: Callable[[Bid], RankKey]
     face_allowed: Callable[[GameState, str, int], bool | str | None]
     bid_problem: Callable[[GameState, str, Bid, Payload], list[str]]
-    bid_problems: Callable[[GameState, str, Sequence[Bid]], list[Sequence[str | None]]]
+    bid_problems: Callable[[GameState, str, Sequence[Bid]], list[Sequence[str | Text | None]]]
     matching_faces: Callable[[GameState, int], AbstractSet[int]]
     call_problem: Callable[[GameState, str, str, Payload], list[str]]
     call_made: Callable[[GameState, str, str, Payload, Random], Effects]
