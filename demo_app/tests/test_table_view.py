@@ -247,6 +247,42 @@ def test_a_reveal_sounds_the_call_and_the_revolver_unless_muted(
     assert not page.errors, page.errors
 
 
+PULLS = """async () => {
+  const { pulls } = await import("/static/now.js");
+  const view = { seats: [
+    { name: "Iris", alive: true, dice: 5, public: { bullets: 2 } },
+    { name: "Knox", alive: false, dice: 0, public: { bullets: 3 } },
+  ] };
+  const reveal = (call, losers, held) => ({ call, losers, rolls: call === "timeout" ? null : { Iris: [1, 2, 3, 4, 5], Knox: held } });
+  const hit = (r, diceLoss) => pulls(r, view, 6, diceLoss).map((p) => p.hit);
+  return {
+    alive: hit(reveal("challenge", ["Iris"], [1, 2]), false),
+    shot: hit(reveal("challenge", ["Knox"], [1, 2]), false),
+    shotHoldingOne: hit(reveal("challenge", ["Knox"], [4]), false),
+    shotAlsoLosingADie: hit(reveal("challenge", ["Knox"], [1, 2]), true),
+    lastDieOrShot: hit(reveal("challenge", ["Knox"], [4]), true),
+    timeout: hit(reveal("timeout", ["Knox"], null), true),
+  };
+}"""
+
+
+def test_a_pull_is_a_bang_when_the_loser_is_out_unless_the_last_die_may_have_done_it(
+    live_server: str, browser: Any
+) -> None:
+    """The revolver's shot takes the loser's dice with them: a loser who is out was shot (the
+    page once took "no dice left" for "dice loss took the last one" and never showed a bang)."""
+    page = open_page(browser, DESKTOP)
+    page.goto(live_server + "/")
+    assert page.evaluate(PULLS) == {
+        "alive": [False],
+        "shot": [True],
+        "shotHoldingOne": [True],
+        "shotAlsoLosingADie": [True],
+        "lastDieOrShot": [None],
+        "timeout": [True],
+    }
+
+
 def test_an_away_player_s_seat_says_a_bot_plays_for_them(
     app: Any, live_server: str, browser: Any
 ) -> None:

@@ -5,16 +5,19 @@ import { PIPS, bidText, el, t } from "./api.js";
 /**
  * The revolver's pull for each loser of `reveal`, read from the state that follows it (the reveal
  * message itself does not carry it): the chambers now loaded (the seat's public `bullets`) and
- * whether it fired (the loser is out). `hit` is null when the loser is out with no die left, as
- * when dice loss took the last one too: then the page cannot tell the pull from the die.
+ * whether it fired. A loser still in heard a click. A loser who is out was shot, unless `diceLoss`
+ * (dice loss is in play too) may have taken their last die: then, when they held one die at the
+ * call, the page cannot tell the pull from the die and `hit` is null. A timeout always fires.
  * Empty when the table has no revolver.
  */
-export function pulls(reveal, view, chambers) {
+export function pulls(reveal, view, chambers, diceLoss = false) {
   if (!reveal || !view || chambers === undefined) return [];
   return reveal.losers.flatMap((name) => {
     const info = view.seats.find((s) => s.name === name);
     if (info?.public?.bullets === undefined) return [];
-    const hit = info.alive ? false : info.dice > 0 ? true : null;
+    const held = reveal.rolls?.[name]?.length;
+    const unsure = diceLoss && reveal.call !== "timeout" && !(held > 1);
+    const hit = info.alive ? false : unsure ? null : true;
     return [{ name, loaded: info.public.bullets, chambers, hit }];
   });
 }
@@ -22,9 +25,9 @@ export function pulls(reveal, view, chambers) {
 /**
  * Fill `box` with what the player answers now, and return the moment's sounds in order.
  * `fresh` is true on the first render of this reveal (animations and sounds play once);
- * `nameOf` shows a player's name.
+ * `nameOf` shows a player's name; `diceLoss`: dice loss is in play (see `pulls`).
  */
-export function renderNow(box, message, { chambers, fresh, nameOf }) {
+export function renderNow(box, message, { chambers, diceLoss, fresh, nameOf }) {
   const view = message.view;
   const reveal = message.reveal;
   box.className = "now";
@@ -35,7 +38,7 @@ export function renderNow(box, message, { chambers, fresh, nameOf }) {
     if (reveal.call === "exact") box.classList.add("exact");
     const parts = [el("strong", { class: "ruling-line" }, reveal.explanation)];
     const sounds = reveal.call === "timeout" ? [] : ["call"];
-    for (const pull of pulls(reveal, view, chambers)) {
+    for (const pull of pulls(reveal, view, chambers, diceLoss)) {
       const word = pull.hit === null ? t("out") : pull.hit ? t("pullBang") : t("pullClick");
       parts.push(el("span", { class: `pull ${pull.hit ? "bang" : pull.hit === false ? "click" : ""}` },
         el("span", { class: "cylinder", "aria-hidden": "true" }, "⁂"), " ",

@@ -181,7 +181,12 @@ function render(message) {
     for (const die of $("my-dice").querySelectorAll(".die")) die.classList.add("rolling");
     play("roll");
   }
-  const sounds = renderNow($("now"), message, { chambers: boot.config.options["revolver.chambers"], fresh: freshReveal, nameOf: shownName });
+  const sounds = renderNow($("now"), message, {
+    chambers: boot.config.options["revolver.chambers"],
+    diceLoss: boot.config.variants.includes("dice-loss"),
+    fresh: freshReveal,
+    nameOf: shownName,
+  });
   sounds.forEach((name, i) => setTimeout(() => play(name), i * 700));
   document.body.classList.toggle("revealing", Boolean(reveal));
   $("bids").replaceChildren(...(view?.bids ?? []).map((b) => el("li", {}, `${shownName(b.player)}: ${bidText(b.bid)}`)));
