@@ -11,7 +11,9 @@ import pytest
 
 from liarsdice import GameState, PluginError, Ruleset, hookimpl, reads
 from liarsdice.memo import MOST_ANSWERS
+from liarsdice.models import NO_PAYLOAD, Bid, PlacedBid, PlayerState, RoundState
 from liarsdice.reads import ATTRIBUTE
+from liarsdice.reducer import Draft
 from liarsdice.simulate import simulate
 from liarsdice.testing import RandomChooser, check_game, laws, play_game
 
@@ -205,3 +207,38 @@ def test_a_shipped_declaration_cut_short_breaks_the_memo_law(
     )
     violation = first_violation(Ruleset.build(["dice-loss", "pass"]), laws.memoised_answers_agree)
     assert "pass: you need at least" in violation.detail and "pass" in violation.detail
+
+
+# --- one ruleset, several tables -------------------------------------------------------------------
+
+
+def _two_dice_each_left(dice_per_player: int) -> GameState:
+    """Ann's turn at a table of two who started with ``dice_per_player`` dice and hold two each,
+    Bob's bid of two fives on the table."""
+    rolls = {"ann": (1, 2), "bob": (3, 5)}
+    return GameState(
+        players=(PlayerState("ann", 2, True), PlayerState("bob", 2, True)),
+        dice_per_player=dice_per_player,
+        round=RoundState(1, "bob", rolls, 4, "ann", (PlacedBid("bob", Bid(2, 5)),)),
+    )
+
+
+def test_a_memo_keeps_the_answers_of_different_tables_apart() -> None:
+    # calza.window=half reads the starting dice: 4 dice in play are more than half of 2 x 3, and
+    # no more than half of 2 x 5. The memo is the ruleset's, shared by all its games.
+    rules = Ruleset.build(["calza", "dice-loss"], {"calza.window": "half"})
+    memo = rules.memos.call_problem
+    assert memo is not None and memo.parts == ("dice_in_play", "last_bidder")
+    answers = {}
+    for dice_per_player in (3, 5, 3):
+        state = _two_dice_each_left(dice_per_player)
+
+        def full_call(state: GameState = state) -> tuple[Any, ...]:
+            return tuple(rules.hooks.call_problem(state, "ann", "exact", NO_PAYLOAD))
+
+        full = full_call()
+        memoised = memo.answer(Draft(state), ("ann", "exact"), full_call)
+        assert memoised == full
+        answers[dice_per_player] = memoised
+    assert answers[3] == () and answers[5] != ()
+    assert len(memo.answers) == 2
