@@ -253,7 +253,9 @@ PULLS = """async () => {
     { name: "Iris", alive: true, dice: 5, public: { bullets: 2 } },
     { name: "Knox", alive: false, dice: 0, public: { bullets: 3 } },
   ] };
-  const reveal = (call, losers, held) => ({ call, losers, rolls: call === "timeout" ? null : { Iris: [1, 2, 3, 4, 5], Knox: held } });
+  const reveal = (call, losers, held) => ({
+    call, losers, rolls: call === "timeout" ? null : { Iris: [1, 2, 3, 4, 5], Knox: held },
+  });
   const hit = (r, diceLoss) => pulls(r, view, 6, diceLoss).map((p) => p.hit);
   return {
     alive: hit(reveal("challenge", ["Iris"], [1, 2]), false),
