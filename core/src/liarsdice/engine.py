@@ -60,6 +60,7 @@ from liarsdice.models import (
 from liarsdice.presets import ANY_DICE, ANY_PLAYERS
 from liarsdice.reducer import Draft, apply_event
 from liarsdice.ruleset import FACES, Ruleset
+from liarsdice.standard import challenge_ruling, last_alive, liarsdice_next_opener, timeout_ruling
 
 __all__ = [  # the checks live in liarsdice.legality; they are the engine's API too
     "Outcome",
@@ -257,13 +258,13 @@ def count_matching(rules: Ruleset, state: GameState, face: int) -> int:
     return sum(roll.count(face) for roll in state.round.rolls.values() for face in faces)
 
 
-def _count_matching(rules: Ruleset, draft: Draft, state: GameState, face: int) -> int:
-    """:func:`count_matching` of ``state``, which ``draft`` holds, with ``matching_faces``
-    memoised on what it reads."""
+def _count_matching(rules: Ruleset, draft: Draft, face: int) -> int:
+    """:func:`count_matching` of the state ``draft`` holds, with ``matching_faces`` memoised on
+    what it reads."""
     memo = rules.memos.matching_faces
     if memo is None:
-        return count_matching(rules, state, face)
-    faces = memo.answer(draft, (face,), lambda: rules.hooks.matching_faces(state, face))
+        return count_matching(rules, draft.freeze(), face)
+    faces = memo.answer(draft, (face,), lambda: rules.hooks.matching_faces(draft.freeze(), face))
     return sum(roll.count(counted) for roll in draft.rolls.values() for counted in faces)
 
 
@@ -302,7 +303,7 @@ def advance(
         if "bid_made" in hooks.implemented:
             answers = hooks.bid_made(log.state, action.player, action.bid, payload, rng)
             log.effects("bid_made", answers)
-        if "next_turn" in hooks.overridden:  # the baseline's answer is BidMade's own clockwise
+        if not rules.plan.turn:  # the baseline's answer is BidMade's own clockwise
             _pass_turn(rules, log, action.player)
         return log.events
     if isinstance(action, CallAction):
@@ -311,16 +312,18 @@ def advance(
             problems = draft_call_problems(rules, draft, action.player, action.kind, payload)
             if problems:
                 raise IllegalAction(problems)
-        before = draft.freeze()  # a call changes nothing, so the resolving hooks see this state
-        log.emit(CallMade(action.player, action.kind, payload))
+        log.emit(CallMade(action.player, action.kind, payload))  # it changes nothing in the draft
         if not rules.calls[action.kind].ends_round:
-            effects = hooks.call_made(before, action.player, action.kind, payload, rng)
+            effects = hooks.call_made(draft.freeze(), action.player, action.kind, payload, rng)
             log.effects("call_made", effects)
             _pass_turn(rules, log, action.player)
             return log.events
-        assert before.round is not None and before.round.current_bid is not None
-        count = _count_matching(rules, draft, before, before.round.current_bid.face)
-        resolution = hooks.resolve_call(before, action.player, action.kind, count)
+        assert draft.bids
+        count = _count_matching(rules, draft, draft.bids[-1].bid.face)
+        if rules.plan.challenge:
+            resolution = challenge_ruling(draft.bids[-1], action.player, action.kind, count)
+        else:
+            resolution = hooks.resolve_call(draft.freeze(), action.player, action.kind, count)
         if resolution is None:
             raise PluginError(
                 f"no plugin resolves call {action.kind!r}", hook="liarsdice_resolve_call"
@@ -331,12 +334,14 @@ def advance(
         problem = turn_problem(draft, action.player)
         if problem:
             raise IllegalAction([problem])
-        before = draft.freeze()
-        log.emit(TimedOut(action.player))
-        resolution = hooks.timeout(before, action.player)
-        if resolution is None:
+        log.emit(TimedOut(action.player))  # it changes nothing in the draft
+        if rules.plan.timeout:
+            timed_out: Resolution | None = timeout_ruling(draft.bids, action.player)
+        else:
+            timed_out = hooks.timeout(draft.freeze(), action.player)
+        if timed_out is None:
             raise PluginError("no plugin rules on a timeout", hook="liarsdice_timeout")
-        _end_round(rules, log, resolution, rng)
+        _end_round(rules, log, timed_out, rng)
         return log.events
     raise IllegalAction([f"not an action: {action!r}"])
 
@@ -349,13 +354,16 @@ def step(rules: Ruleset, state: GameState, action: Action, rng: Random) -> Outco
 
 
 def _end_round(rules: Ruleset, log: _Log, resolution: Resolution, rng: Random) -> None:
+    """Rule the round: settle it, put out who has no dice left, then end the game or name the
+    next opener (each step on the path :attr:`Ruleset.plan` chose)."""
+    plan = rules.plan
+    draft = log.draft
     log.emit(RoundResolved(resolution))
     log.effects("settle", rules.hooks.settle(log.state, resolution, rng), settling=True)
-    draft = log.draft
     for player in list(draft.players):
         if player.alive and player.dice == 0:
             log.emit(Eliminated(player.name, _("lost their last die")))
-    winners = rules.hooks.game_winners(log.state)
+    winners = last_alive(draft.players) if plan.winners else rules.hooks.game_winners(log.state)
     alive = sum(p.alive for p in draft.players)
     if winners is not None:
         log.emit(GameWon(tuple(winners)))
@@ -368,7 +376,10 @@ def _end_round(rules: Ruleset, log: _Log, resolution: Resolution, rng: Random) -
             "one player is left alive and no plugin ended the game", hook="liarsdice_game_winners"
         )
     else:
-        named = rules.hooks.next_opener(log.state, resolution)
+        if plan.opener:
+            named: str | None = liarsdice_next_opener(resolution)
+        else:
+            named = rules.hooks.next_opener(log.state, resolution)
         if named is None:
             raise PluginError("no plugin chose the next opener", hook="liarsdice_next_opener")
         log.emit(OpenerChosen(draft.next_alive(named, include_self=True)))

@@ -64,6 +64,7 @@ class Draft:
 
     __slots__ = (
         "_players_state",
+        "_ring",
         "_round_state",
         "_seats",
         "_state",
@@ -105,6 +106,7 @@ class Draft:
         self._players_state: tuple[PlayerState, ...] | None = state.players
         self._round_state = state.round
         self._seats: dict[str, int] | None = None
+        self._ring: dict[str, str] | None = None
         self._table: tuple[tuple[str, ...], int] | None = None
 
     def _load_round(self, round_: RoundState | None) -> None:
@@ -191,14 +193,28 @@ class Draft:
 
     def next_alive(self, name: str, *, include_self: bool = False) -> str:
         """The first living player clockwise from ``name`` (``name`` itself if ``include_self``)."""
+        if include_self and self.player(name).alive:
+            return name
+        ring = self._ring
+        if ring is None:
+            ring = self._ring = self._clockwise()
+        return ring[name]
+
+    def _clockwise(self) -> dict[str, str]:
+        """For each seat's name, the first living player clockwise after it (its own name when
+        it is the only one alive); ``ValueError`` when nobody is alive."""
         players = self.players
         count = len(players)
-        start = self.seat(name)
-        for offset in range(0 if include_self else 1, count + 1):
-            candidate = players[(start + offset) % count]
-            if candidate.alive:
-                return candidate.name
-        raise ValueError("no living player")
+        ring = {}
+        for start, player in enumerate(players):
+            for offset in range(1, count + 1):
+                candidate = players[(start + offset) % count]
+                if candidate.alive:
+                    ring[player.name] = candidate.name
+                    break
+            else:
+                raise ValueError("no living player")
+        return ring
 
     # --- folding ------------------------------------------------------------------------------
 
@@ -220,6 +236,8 @@ class Draft:
         self._round_state = self._state = None
 
     def _seat_changed(self, seat: int, player: PlayerState) -> None:
+        if self.players[seat].alive != player.alive:
+            self._ring = None
         self.players[seat] = player
         self._players_state = self._state = None
 

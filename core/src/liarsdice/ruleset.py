@@ -44,6 +44,7 @@ from liarsdice.limits import MoveLimit, combine
 from liarsdice.memo import Memos
 from liarsdice.models import JSON, Bid, GameState, RankKey, opening_state
 from liarsdice.options import CallKind, Option
+from liarsdice.plan import StepPlan
 from liarsdice.presets import Preset
 
 __all__ = [
@@ -134,6 +135,8 @@ class Ruleset:
         self.hooks = Hooks(self.pm, self.options, baseline.name)
         #: The memoised answers of the hooks whose implementations declare what they read.
         self.memos = Memos(self.pm)
+        #: Which steps of a round the engine takes on its fused path (:mod:`liarsdice.plan`).
+        self.plan = StepPlan.of(self.hooks, baseline.plugin)
         self._ladders: dict[tuple[int, frozenset[int]], tuple[list[RankKey], list[Bid]]] = {}
         self._limits: dict[tuple[int, int], MoveLimit] = {}
         #: The faces refused all game when no ``face_allowed`` implementation reads the state or

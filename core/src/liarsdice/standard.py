@@ -9,9 +9,11 @@ timeout is a lost round. Variants answer first: this plugin is asked only when n
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from liarsdice.hookspecs import hookimpl
 from liarsdice.i18n import Text, _
-from liarsdice.models import Bid, GameState, RankKey, Resolution
+from liarsdice.models import Bid, GameState, PlacedBid, PlayerState, RankKey, Resolution
 from liarsdice.options import CallRegistry, OptionRegistry, Options, VariantInfo
 from liarsdice.presets import BUILT_IN, PresetRegistry
 from liarsdice.reads import reads
@@ -95,10 +97,15 @@ def liarsdice_call_problem(state: GameState, player: str, call: str) -> Text | N
 def liarsdice_resolve_call(
     state: GameState, player: str, call: str, count: int
 ) -> Resolution | None:
+    assert state.round is not None and state.round.bids
+    return challenge_ruling(state.round.bids[-1], player, call, count)
+
+
+def challenge_ruling(placed: PlacedBid, player: str, call: str, count: int) -> Resolution | None:
+    """The ruling on ``player``'s ``call`` of the bid ``placed`` with ``count`` matching dice
+    (``None`` for any call but a challenge): the rule of :func:`liarsdice_resolve_call`."""
     if call != "challenge":
         return None
-    assert state.round is not None and state.round.bids
-    placed = state.round.bids[-1]
     stands = count >= placed.bid.quantity
     loser, winner = (player, placed.player) if stands else (placed.player, player)
     return Resolution(
@@ -115,7 +122,12 @@ def liarsdice_resolve_call(
 
 @hookimpl
 def liarsdice_timeout(state: GameState, player: str) -> Resolution:
-    placed = state.round.bids[-1] if state.round and state.round.bids else None
+    return timeout_ruling(state.round.bids if state.round else (), player)
+
+
+def timeout_ruling(bids: Sequence[PlacedBid], player: str) -> Resolution:
+    """The ruling on ``player``'s timeout after ``bids``: the rule of :func:`liarsdice_timeout`."""
+    placed = bids[-1] if bids else None
     return Resolution(
         call="timeout",
         caller=player,
@@ -140,7 +152,13 @@ def liarsdice_next_opener(resolution: Resolution) -> str:
 
 @hookimpl
 def liarsdice_game_winners(state: GameState) -> tuple[str, ...] | None:
-    alive = [player.name for player in state.players if player.alive]
+    return last_alive(state.players)
+
+
+def last_alive(players: Iterable[PlayerState]) -> tuple[str, ...] | None:
+    """The winner when one of ``players`` is left alive: the rule of
+    :func:`liarsdice_game_winners`."""
+    alive = [player.name for player in players if player.alive]
     return (alive[0],) if len(alive) == 1 else None
 
 

@@ -13,7 +13,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from liarsdice import engine
-from liarsdice.models import Bid, BidAction, CallAction, GameState
+from liarsdice.legality import draft_bid_problems
+from liarsdice.models import NO_PAYLOAD, Bid, BidAction, CallAction, GameState
+from liarsdice.reducer import Draft
 from liarsdice.ruleset import FACES, Ruleset
 from liarsdice.testing.driver import (
     LEGAL,
@@ -105,13 +107,14 @@ def legal_enumeration_agrees(rules: Ruleset, steps: Sequence[Step]) -> None:
         dice = state.round.dice_in_play
         turn = state.round.turn
         others = [p.name for p in state.players if p.name != turn][:1]
+        draft = Draft(state)  # engine.bid_problems on one draft of the state, not one per bid
         for player in [turn, *others]:
             listed = engine.legal_bids(rules, state, player, limit=None)
             valid = [
                 Bid(quantity, face)
                 for quantity in range(dice + 3)
                 for face in range(8)
-                if not engine.bid_problems(rules, state, player, Bid(quantity, face))
+                if not draft_bid_problems(rules, draft, player, Bid(quantity, face), NO_PAYLOAD)
             ]
             valid.sort(key=rank)
             if listed != valid:
