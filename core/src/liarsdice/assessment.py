@@ -67,7 +67,7 @@ def assess(rules: Ruleset, view: PlayerView) -> Assessment:
         raises.append(
             Raise(bid, odds.view_outlook(rules, view, bid.face, state).at_least(bid.quantity))
         )
-    raises.sort(key=lambda r: (-r.true, rules.hooks.bid_rank(r.bid)))
+    raises.sort(key=lambda r: (-r.true, rules.rank(r.bid)))
     return Assessment(
         bid=current,
         expected=expected_count,

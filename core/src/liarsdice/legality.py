@@ -141,7 +141,7 @@ def draft_bid_problems(
         for answers in hooks.batch_only_bid_problems(draft.freeze(), player, (bid,)):
             problems += [reason for reason in answers if reason is not None]
     current = draft.current_bid
-    if current is not None and hooks.bid_rank(bid) <= hooks.bid_rank(current):
+    if current is not None and rules.rank(bid) <= rules.rank(current):
         problems.append(
             _("{bid} does not raise {current}", bid=phrases.bid(bid), current=phrases.bid(current))
         )
@@ -165,7 +165,7 @@ def draft_legal_bids(
     # The ladder leaves out the faces refused now; the bids above the current one raise it.
     keys, ladder = rules.ladder(draft.dice_in_play, _refused_faces(rules, draft, player))
     current = draft.current_bid
-    start = 0 if current is None else bisect.bisect_right(keys, hooks.bid_rank(current))
+    start = 0 if current is None else bisect.bisect_right(keys, rules.rank(current))
     if not _checked(rules):  # nothing else can refuse a bid
         return ladder[start:] if limit is None else ladder[start : start + max(limit, 0)]
     state = draft.freeze()
@@ -251,7 +251,7 @@ def raises_by_face(
     face's bids rank higher as the quantity grows in every known order. The first ``count +
     tries`` bids of each face are put to ``bid_problems`` at once, then each face's to the
     ``bid_problem`` of the plugins that implement only that form, until ``count`` pass or
-    ``tries`` have failed. The rank hook is called once (for the bid on the table), not once per
+    ``tries`` have failed. The rank is read once (for the bid on the table), not once per
     probe. Falls back to the full list of legal bids (:func:`legal_bids`) only when the walk finds
     nothing, so it stays cheap on every turn.
     """
@@ -262,7 +262,7 @@ def raises_by_face(
     refused = rules.refused_faces(state, player)
     keys, bids = rules.ladder(round_.dice_in_play, refused)
     current = round_.current_bid
-    start = 0 if current is None else bisect.bisect_right(keys, hooks.bid_rank(current))
+    start = 0 if current is None else bisect.bisect_right(keys, rules.rank(current))
     candidates = _first_of_each_face(
         bids, start, [f for f in FACES if f not in refused], count + tries
     )

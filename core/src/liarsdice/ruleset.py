@@ -138,6 +138,7 @@ class Ruleset:
         #: Which steps of a round the engine takes on its fused path (:mod:`liarsdice.plan`).
         self.plan = StepPlan.of(self.hooks, baseline.plugin)
         self._ladders: dict[tuple[int, frozenset[int]], tuple[list[RankKey], list[Bid]]] = {}
+        self._ranks: dict[Bid, RankKey] = {}
         self._limits: dict[tuple[int, int], MoveLimit] = {}
         #: The faces refused all game when no ``face_allowed`` implementation reads the state or
         #: the player (asked once, here, instead of on every turn); ``None`` when they may change.
@@ -306,13 +307,21 @@ class Ruleset:
         rank: (rank keys, bids)."""
         key = (dice_in_play, refused)
         if key not in self._ladders:
-            rank = self.hooks.bid_rank
+            rank = self.rank
             bids = sorted(
                 (Bid(q, f) for q in range(1, dice_in_play + 1) for f in FACES if f not in refused),
                 key=rank,
             )
             self._ladders[key] = ([rank(bid) for bid in bids], bids)
         return self._ladders[key]
+
+    def rank(self, bid: Bid) -> RankKey:
+        """``liarsdice_bid_rank`` of ``bid``, asked once per bid: a rank depends on the bid and
+        the options only (the hook's contract), and the bids that reach it are the valid ones."""
+        found = self._ranks.get(bid)
+        if found is None:
+            found = self._ranks[bid] = self.hooks.bid_rank(bid)
+        return found
 
     def move_limit(self, players: int, dice_per_player: int) -> MoveLimit:
         """The most moves (accepted bids, calls and timeouts) a game of these rules may take at a
@@ -346,7 +355,7 @@ class Ruleset:
         keys, bids = self.ladder(dice_in_play)
         if bid is None:
             return bids
-        return bids[bisect.bisect_right(keys, self.hooks.bid_rank(bid)) :]
+        return bids[bisect.bisect_right(keys, self.rank(bid)) :]
 
     def refused_faces(self, state: GameState, player: str) -> frozenset[int]:
         """The faces ``player`` may not name in a bid now, by the ``face_allowed`` hook."""
