@@ -3,14 +3,14 @@ and the same games played down the fused and the generic paths give the same eve
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 
 import attrs
 import pytest
 
 from liarsdice import Ruleset, hookimpl
 from liarsdice.events import Event
-from liarsdice.models import GameState
+from liarsdice.models import GameState, Resolution
 from liarsdice.plan import StepPlan
 from liarsdice.serialization import dumps
 from liarsdice.testing import RandomChooser, play_game
@@ -83,3 +83,18 @@ def test_a_plugin_ending_the_game_takes_the_generic_path(
     last = game.steps[-1].after
     assert last is not None and last.winners
     assert [p.dice for p in last.players if p.name in last.winners] == [1]
+
+
+def test_a_hook_wrapper_counts_as_hooking_the_step(broken: Callable[..., Ruleset]) -> None:
+    watched: list[str] = []
+
+    @hookimpl(wrapper=True)
+    def liarsdice_resolve_call(call: str) -> Generator[None, Resolution | None, Resolution | None]:
+        watched.append(call)
+        return (yield)
+
+    rules = broken("watching", liarsdice_resolve_call)
+    assert not rules.plan.challenge and rules.plan.timeout
+    for seed in range(5):
+        play_game(rules, ["ann", "bob"], 2, seed, RandomChooser(seed))
+    assert "challenge" in watched

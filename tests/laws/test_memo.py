@@ -242,3 +242,17 @@ def test_a_memo_keeps_the_answers_of_different_tables_apart() -> None:
         answers[dice_per_player] = memoised
     assert answers[3] == () and answers[5] != ()
     assert len(memo.answers) == 2
+
+
+def test_a_bid_rank_is_asked_once_per_bid_and_ruleset(broken: Callable[..., Ruleset]) -> None:
+    asked: list[Bid] = []
+
+    @hookimpl
+    def liarsdice_bid_rank(bid: Bid) -> None:
+        asked.append(bid)  # and defers to the baseline
+
+    rules = broken("counted-ranks", liarsdice_bid_rank)
+    asked.clear()  # the build's own checks ask each plugin alone
+    report = simulate(rules, 3, 10, 0, dice_per_player=3)
+    assert report.actions_per_game > 0
+    assert asked and len(asked) == len(set(asked))  # the laws ask the hook itself, so no laws
