@@ -216,7 +216,8 @@ class Hooks:
 
     Firstresult hooks return the first non-``None`` answer (or ``None``); the others return the
     list of non-``None`` answers, the effect hooks as ``(plugin, effects)`` pairs. Every answer has
-    been checked against its hook's contract (:data:`CONTRACTS`).
+    been checked against its hook's contract (:data:`CONTRACTS`). An effect hook in
+    :attr:`stateless` may be given ``None`` for ``state``: none of its implementations takes it.
     """
 
     bid_rank: Callable[[Bid], RankKey]
@@ -225,14 +226,14 @@ class Hooks:
     bid_problems: Callable[[GameState, str, Sequence[Bid]], list[Sequence[str | Text | None]]]
     matching_faces: Callable[[GameState, int], AbstractSet[int]]
     call_problem: Callable[[GameState, str, str, Payload], list[str]]
-    call_made: Callable[[GameState, str, str, Payload, Random], Effects]
+    call_made: Callable[[GameState | None, str, str, Payload, Random], Effects]
     resolve_call: Callable[[GameState, str, str, int], Resolution | None]
-    settle: Callable[[GameState, Resolution, Random], Effects]
+    settle: Callable[[GameState | None, Resolution, Random], Effects]
     timeout: Callable[[GameState, str], Resolution | None]
     first_opener: Callable[[GameState, Random], str | None]
     next_opener: Callable[[GameState, Resolution], str | None]
-    round_started: Callable[[GameState, Random], Effects]
-    bid_made: Callable[[GameState, str, Bid, Payload, Random], Effects]
+    round_started: Callable[[GameState | None, Random], Effects]
+    bid_made: Callable[[GameState | None, str, Bid, Payload, Random], Effects]
     next_turn: Callable[[GameState, str], str | None]
     player_public: Callable[[GameState, str], list[dict[str, Any]]]
     dice_visible: Callable[[GameState, str | None, str], bool | None]
@@ -267,6 +268,9 @@ class Hooks:
             )
             for name in self.__annotations__
         }
+        #: The effect hooks none of whose implementations takes ``state`` (nor does their
+        #: contract read it): the engine freezes no state to ask them.
+        self.stateless = frozenset(name for name in EFFECT_HOOKS if "state" not in self.reads[name])
         for name in self.__annotations__:
             setattr(self, name, resolve(pm, f"liarsdice_{name}", options, name in EFFECT_HOOKS))
         per_bid = _plugins(pm, "liarsdice_bid_problem")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from random import Random
 
-from liarsdice.dispatch import Effects
+from liarsdice.dispatch import Effects, Hooks
 from liarsdice.effects import fold_effects
 from liarsdice.errors import IllegalAction, PluginError
 from liarsdice.events import (
@@ -101,6 +101,11 @@ class _Log:
     def state(self) -> GameState:
         """The state after the events so far (frozen on demand, for the hooks that read it)."""
         return self.draft.freeze()
+
+    def state_for(self, hooks: Hooks, hook: str) -> GameState | None:
+        """:attr:`state` for the effect hook ``hook``, or ``None`` when none of its
+        implementations takes it (then nothing is frozen)."""
+        return None if hook in hooks.stateless else self.draft.freeze()
 
     def emit(self, event: Event) -> None:
         self.draft.apply(event)
@@ -200,7 +205,10 @@ def open_round(
     else:
         log.emit(started)
     if "round_started" in rules.hooks.implemented:
-        log.effects("round_started", rules.hooks.round_started(log.state, rng))
+        hooks = rules.hooks
+        log.effects(
+            "round_started", hooks.round_started(log.state_for(hooks, "round_started"), rng)
+        )
     return log.events
 
 
@@ -301,7 +309,8 @@ def advance(
                 raise IllegalAction(problems)
         log.emit(BidMade(action.player, action.bid, payload))
         if "bid_made" in hooks.implemented:
-            answers = hooks.bid_made(log.state, action.player, action.bid, payload, rng)
+            state = log.state_for(hooks, "bid_made")
+            answers = hooks.bid_made(state, action.player, action.bid, payload, rng)
             log.effects("bid_made", answers)
         if not rules.plan.turn:  # the baseline's answer is BidMade's own clockwise
             _pass_turn(rules, log, action.player)
@@ -314,7 +323,8 @@ def advance(
                 raise IllegalAction(problems)
         log.emit(CallMade(action.player, action.kind, payload))  # it changes nothing in the draft
         if not rules.calls[action.kind].ends_round:
-            effects = hooks.call_made(draft.freeze(), action.player, action.kind, payload, rng)
+            state = log.state_for(hooks, "call_made")
+            effects = hooks.call_made(state, action.player, action.kind, payload, rng)
             log.effects("call_made", effects)
             _pass_turn(rules, log, action.player)
             return log.events
@@ -359,7 +369,8 @@ def _end_round(rules: Ruleset, log: _Log, resolution: Resolution, rng: Random) -
     plan = rules.plan
     draft = log.draft
     log.emit(RoundResolved(resolution))
-    log.effects("settle", rules.hooks.settle(log.state, resolution, rng), settling=True)
+    state = log.state_for(rules.hooks, "settle")
+    log.effects("settle", rules.hooks.settle(state, resolution, rng), settling=True)
     for player in list(draft.players):
         if player.alive and player.dice == 0:
             log.emit(Eliminated(player.name, _("lost their last die")))
