@@ -131,3 +131,60 @@ def test_every_module_opens_with_one_sentence_of_its_job(module: Path) -> None:
     summary = _summary(module)
     assert summary.endswith("."), f"{module.name}: the first line is not a sentence: {summary!r}"
     assert not re.search(r"[.!?] [A-Z]", summary), f"{module.name}: two sentences: {summary!r}"
+
+
+DISCOVERY = {"liarsdice/discovery.py", "liarsdice/bots/__init__.py"}
+"""The modules that find plugins (variants, bot kinds): they load them through entry points."""
+
+
+READING = {"importlib.metadata", "importlib.resources"}
+"""The parts of ``importlib`` that read what is installed (versions, package data)."""
+
+
+def _imports_by_name(path: Path, *, discovery: bool) -> list[str]:
+    """The lines of ``path`` that can import a module by a name computed at run time: a use of
+    ``importlib`` beyond :data:`READING`, of ``__import__``, or (outside a discovery module) of
+    entry points, which load the module they name."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            names = [f"{module}.{alias.name}" for alias in node.names]
+        elif isinstance(node, ast.Name | ast.Attribute):
+            names = [node.id if isinstance(node, ast.Name) else node.attr]
+        else:
+            continue
+        for name in names:
+            dynamic = name == "__import__" or (
+                not discovery and name.rsplit(".", 1)[-1] == "entry_points"
+            )
+            if name.split(".")[0] == "importlib" and not any(
+                name == part or name.startswith(f"{part}.") for part in READING
+            ):
+                dynamic = True
+            if dynamic:
+                found.append(f"{path.relative_to(ROOT).as_posix()}:{node.lineno}")
+    return found
+
+
+def test_modules_are_imported_by_name_only_in_plugin_discovery() -> None:
+    """An import by a computed name is an edge the import contracts cannot see, so a cycle hidden
+    behind one would pass them: only plugin discovery loads modules so, through entry points."""
+    sources = {
+        f"{package}/{module}": PACKAGES[package] / module
+        for package in sorted(PACKAGES)
+        for module in _modules(package)
+    }
+    sources.update(
+        (path.relative_to(ROOT).as_posix(), path)
+        for path in ROOT.glob("plugins/*/liarsdice_*/*.py")
+    )
+    assert sources.keys() >= DISCOVERY, "a discovery module moved: update DISCOVERY"
+    offenders = [
+        line
+        for name, path in sources.items()
+        for line in _imports_by_name(path, discovery=name in DISCOVERY)
+    ]
+    assert not offenders, f"imports by a computed name: {offenders}"

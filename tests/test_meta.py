@@ -16,7 +16,7 @@ import pytest
 
 from liarsdice import Ruleset, hookspecs, rulespage, scenario
 from liarsdice.ruleset import broken, installed
-from liarsdice.testing import suite
+from liarsdice.testing import running, suite
 
 ROOT = Path(__file__).parent.parent
 HOOKS = sorted(
@@ -250,5 +250,5 @@ def test_every_plugin_has_a_golden_scenario(variant: str) -> None:
 def test_every_plugin_keeps_the_laws(variant: str) -> None:
     """The kit's 'alone' case (the variant, what it needs, any economics), on the fast profile."""
     case = suite.law_cases(variant, combine=False)[0]
-    run = suite.run_case(case, suite.hypothesis_settings(max_examples=20, database=None))
+    run = running.run_case(case, running.hypothesis_settings(max_examples=20, database=None))
     assert run.examples >= 20

@@ -19,7 +19,7 @@ import pytest
 from liarsdice import Ruleset, hookspecs, scaffold, scenario
 from liarsdice.cli import main
 from liarsdice.ruleset import installed
-from liarsdice.testing import extra_variants, suite
+from liarsdice.testing import extra_variants, running, suite
 
 pytest_plugins = ["pytester"]
 
@@ -99,11 +99,11 @@ def test_it_is_a_variant_with_rules_text(plugin: types.ModuleType) -> None:
 def test_it_keeps_the_laws(plugin: types.ModuleType) -> None:
     cases = suite.law_cases(NAME)
     assert {"alone", "with[calza]", "any-combination"} <= {case.name for case in cases}
-    settings = suite.hypothesis_settings(max_examples=15, database=None)
+    settings = running.hypothesis_settings(max_examples=15, database=None)
     alone, relevance = cases[:2]
-    assert suite.run_case(alone, settings).examples >= 15
+    assert running.run_case(alone, settings).examples >= 15
     assert relevance.name == suite.RELEVANCE_CASE
-    assert "DiceChanged" in suite.run_case(relevance).found  # a lost round costs more dice
+    assert "DiceChanged" in running.run_case(relevance).found  # a lost round costs more dice
 
 
 def test_its_golden_scenario_holds(package: Path, plugin: types.ModuleType) -> None:

@@ -3,14 +3,11 @@ and spectator why, saves nothing and is no longer live."""
 
 from __future__ import annotations
 
-import types
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
-from liarsdice import DiceChanged, VariantInfo, hookimpl
-from liarsdice.testing.plugins import extra_variants
+from liarsdice.testing.plugins import Immortal, extra_variants
 from liarsdice_demo.composition import parse_config
 from liarsdice_demo.protocol import Intent
 from liarsdice_demo.table import TableSession
@@ -18,24 +15,9 @@ from liarsdice_demo.table import TableSession
 from .conftest import Conn, ManualHub
 
 
-@hookimpl
-def liarsdice_variant_info() -> VariantInfo:
-    return VariantInfo("Immortal", "nobody is eliminated", after=("dice-loss",))
-
-
-@hookimpl
-def liarsdice_settle(state: Any, resolution: Any) -> list[Any]:
-    return [DiceChanged(p, +1, "spared") for p in resolution.losers if state.player(p).dice == 1]
-
-
-IMMORTAL = types.ModuleType("immortal")
-IMMORTAL.liarsdice_variant_info = liarsdice_variant_info  # type: ignore[attr-defined]
-IMMORTAL.liarsdice_settle = liarsdice_settle  # type: ignore[attr-defined]
-
-
 @pytest.fixture
 def immortal() -> Iterator[None]:
-    with extra_variants({"immortal": IMMORTAL}):
+    with extra_variants({"immortal": Immortal()}):
         yield
 
 

@@ -223,3 +223,51 @@ def test_wrappers_take_effect_through_the_facade(wrapped_rules: Ruleset) -> None
     assert hooks.matching_faces(state, 5) == frozenset({5, 1})
     assert hooks.bid_rank(Bid(2, 3)) == (2, -3)
     assert hooks.bid_rank(Bid(2, 2)) > hooks.bid_rank(Bid(2, 5))
+
+
+# --- leaving plugins out of a dispatch (``skip``), with a wrapper too ----------------------------
+
+
+def test_plugins_left_out_of_a_dispatch_are_left_out_when_pluggy_calls_it(
+    install_plugins, plugin_factory
+) -> None:
+    # A plugin with both forms of the bid check is asked its per-bid form only where a bid is
+    # checked, never in the per-bid pass of a listing (``Hooks.unbatched_bid_problem`` skips
+    # it); a wrapper on the hook sends that pass through pluggy, which must skip it as well.
+    asked: list[Bid] = []
+
+    @hookimpl
+    def liarsdice_bid_problem(bid):
+        asked.append(bid)
+
+    @hookimpl
+    def liarsdice_bid_problems(bids):
+        return None
+
+    @hookimpl(wrapper=True)
+    def wrapping(bid):
+        return (yield)
+
+    wrapping.__name__ = "liarsdice_bid_problem"
+
+    @hookimpl
+    def per_bid_only(bid):
+        return "too many" if bid.quantity > 20 else None
+
+    per_bid_only.__name__ = "liarsdice_bid_problem"
+    install_plugins(
+        {
+            "both": plugin_factory("both", liarsdice_bid_problem, liarsdice_bid_problems),
+            "wrapping": plugin_factory("wrapping", wrapping),
+            "per-bid": plugin_factory("per-bid", per_bid_only),
+        }
+    )
+    rules = Ruleset.build(["both", "dice-loss", "per-bid", "wrapping"])
+    state = sample_states(rules)[1]
+    asked.clear()
+    check = rules.hooks.unbatched_bid_problem
+    assert check(state, "Ann", Bid(21, 6), {}) == ["too many"]
+    assert check(state, "Ann", Bid(2, 5), {}) == []
+    assert asked == []
+    assert rules.hooks.bid_problem(state, "Ann", Bid(2, 5), {}) == []
+    assert asked == [Bid(2, 5)], "the plain dispatch asks every plugin"

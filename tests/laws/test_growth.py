@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from liarsdice import Bid, GameState, VariantInfo, hookimpl
 from liarsdice.options import OptionRegistry, Options
 from liarsdice.ruleset import BASELINE, Ruleset, installed
-from liarsdice.testing import extra_variants, suite
+from liarsdice.testing import extra_variants, running, suite
 from liarsdice.testing import strategies as lst
 
 
@@ -168,4 +168,4 @@ def test_every_shipped_suite_passes_beside_the_throwaways(crowded: None, variant
     for case in cases:
         if case.name.startswith("with[") and case.name[5:-1] not in THROWAWAYS:
             continue  # pairs of shipped variants are the shipped suites' own business
-        suite.run_case(case, suite.hypothesis_settings("fast", max_examples=4, database=None))
+        running.run_case(case, running.hypothesis_settings("fast", max_examples=4, database=None))

@@ -3,37 +3,20 @@ at the limit (stuck) or at the caller's smaller budget (incomplete)."""
 
 from __future__ import annotations
 
-import types
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
-from liarsdice import DiceChanged, Ruleset, VariantInfo, hookimpl
+from liarsdice import Ruleset
 from liarsdice.ruleset import presets
 from liarsdice.testing import LawViolation, RandomChooser, check_game, laws, play_game
 from liarsdice.testing.driver import ILLEGAL, is_move
-from liarsdice.testing.plugins import extra_variants
-
-
-@hookimpl
-def liarsdice_variant_info() -> VariantInfo:
-    return VariantInfo("Immortal", "nobody is eliminated", after=("dice-loss",))
-
-
-@hookimpl
-def liarsdice_settle(state: Any, resolution: Any) -> list[Any]:
-    return [DiceChanged(p, +1, "spared") for p in resolution.losers if state.player(p).dice == 1]
-
-
-IMMORTAL = types.ModuleType("immortal")
-IMMORTAL.liarsdice_variant_info = liarsdice_variant_info  # type: ignore[attr-defined]
-IMMORTAL.liarsdice_settle = liarsdice_settle  # type: ignore[attr-defined]
+from liarsdice.testing.plugins import Immortal, extra_variants
 
 
 @pytest.fixture
 def stuck_rules() -> Iterator[Ruleset]:
-    with extra_variants({"immortal": IMMORTAL}):
+    with extra_variants({"immortal": Immortal()}):
         yield Ruleset.build(["dice-loss", "immortal"])
 
 

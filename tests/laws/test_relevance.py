@@ -9,7 +9,7 @@ import pytest
 
 from liarsdice import Bid, GameState, PluginStateSet, Ruleset, VariantInfo, hookimpl
 from liarsdice.ruleset import BASELINE, installed
-from liarsdice.testing import LawViolation, extra_variants, suite
+from liarsdice.testing import LawViolation, extra_variants, running, suite
 from liarsdice.testing.relevance import DOES_SOMETHING, baseline_for, variant_changes_play
 
 SHIPPED = sorted(set(installed()) - {BASELINE})
@@ -69,7 +69,7 @@ def test_a_presentation_plugin_opts_out() -> None:
 def test_the_law_is_a_case_of_every_suite() -> None:
     cases = [case.name for case in suite.law_cases("calza", combine=False)]
     assert cases == ["alone", suite.RELEVANCE_CASE]
-    run = suite.run_case(suite.law_cases("calza", combine=False)[1])
+    run = running.run_case(suite.law_cases("calza", combine=False)[1])
     assert "exact" in run.found  # calza's difference: an exact call is offered
     assert suite.RELEVANCE_CASE not in [c.name for c in suite.law_cases(BASELINE)]
 

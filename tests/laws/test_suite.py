@@ -9,7 +9,7 @@ import pytest
 
 from liarsdice import Ruleset, VariantInfo, hookimpl
 from liarsdice.errors import PluginError, RulesetError, UnknownVariant
-from liarsdice.testing import LawViolation, extra_variants, suite
+from liarsdice.testing import LawViolation, extra_variants, running, suite
 
 
 def test_option_rows_use_every_value_of_every_option() -> None:
@@ -72,7 +72,9 @@ def test_law_cases_for_an_unknown_variant_name_what_is_installed() -> None:
 
 def test_run_case_counts_examples_and_option_values() -> None:
     case = suite.law_cases("revolver", combine=False)[0]
-    run = suite.run_case(case, suite.hypothesis_settings("fast", max_examples=10, database=None))
+    run = running.run_case(
+        case, running.hypothesis_settings("fast", max_examples=10, database=None)
+    )
     assert run.examples >= 10 and run.rulesets
     assert all(
         key.partition(".")[0] in {"standard", "revolver", "dice-loss", "difference"}
@@ -82,24 +84,24 @@ def test_run_case_counts_examples_and_option_values() -> None:
 
 def test_run_rows_plays_each_row() -> None:
     rows, _ = suite.option_rows(("calza", "dice-loss"))
-    run = suite.run_rows(("calza", "dice-loss"), rows, games=2)
+    run = running.run_rows(("calza", "dice-loss"), rows, games=2)
     assert run.examples == 2 * len(rows)
     assert ("calza.reward", "table-pays") in run.values and ("calza.window", "half") in run.values
 
 
 def test_the_profile_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HYPOTHESIS_PROFILE", "thorough")
-    assert suite.hypothesis_settings().max_examples == 500
+    assert running.hypothesis_settings().max_examples == 500
     monkeypatch.setenv("HYPOTHESIS_PROFILE", "no-such-profile")
-    assert suite.hypothesis_settings().max_examples == 30
+    assert running.hypothesis_settings().max_examples == 30
     monkeypatch.delenv("HYPOTHESIS_PROFILE")
-    assert suite.hypothesis_settings(max_examples=7).max_examples == 7
+    assert running.hypothesis_settings(max_examples=7).max_examples == 7
 
 
 def test_without_hypothesis_the_laws_say_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "hypothesis", None)
-    with pytest.raises(suite.MissingHypothesis, match=r"liarsdice-rules\[testing\]"):
-        suite.run_case(suite.law_cases("dice-loss", combine=False)[0])
+    with pytest.raises(running.MissingHypothesis, match=r"liarsdice-rules\[testing\]"):
+        running.run_case(suite.law_cases("dice-loss", combine=False)[0])
 
 
 class Loner:
@@ -150,9 +152,9 @@ def test_a_plugin_broken_at_build_time_fails_only_the_cases_holding_it() -> None
     with extra_variants({"empty-reason": EmptyReason}):
         cases = {case.name: case for case in suite.law_cases("cheko")}
         assert "with[empty-reason]" in cases
-        suite.run_case(cases["alone"], suite.hypothesis_settings("fast", max_examples=3))
+        running.run_case(cases["alone"], running.hypothesis_settings("fast", max_examples=3))
         with pytest.raises(PluginError, match="empty-reason's liarsdice_face_allowed"):
-            suite.run_case(cases["with[empty-reason]"], suite.hypothesis_settings("fast"))
+            running.run_case(cases["with[empty-reason]"], running.hypothesis_settings("fast"))
 
 
 def test_a_failing_ruleset_law_is_reported_as_itself_not_as_flaky() -> None:
@@ -162,8 +164,8 @@ def test_a_failing_ruleset_law_is_reported_as_itself_not_as_flaky() -> None:
 
     case = suite.law_cases("calza", combine=False)[0]
     with pytest.raises(LawViolation, match="no calza"):
-        suite.run_case(
+        running.run_case(
             case,
-            suite.hypothesis_settings("fast", database=None),
+            running.hypothesis_settings("fast", database=None),
             ruleset_laws=[no_rulesets_with_calza],
         )

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from liarsdice.testing import suite
+from liarsdice.testing import running, suite
 
 COMBINATIONS = suite.valid_combinations()
 
@@ -28,13 +28,13 @@ def test_every_law_holds(
     started = time.perf_counter()
     name = "+".join(combination)
     case = suite.LawCase(name, "exactly", combination, combination)
-    settings = suite.hypothesis_settings(
+    settings = running.hypothesis_settings(
         "thorough", max_examples=props_examples, report_multiple_bugs=False
     )
-    run = suite.run_case(case, settings)
+    run = running.run_case(case, settings)
     drawn = run.examples
     rows, unreachable = suite.option_rows(combination)
-    suite.run_rows(combination, rows, games=2, run=run)
+    running.run_rows(combination, rows, games=2, run=run)
     domains = {
         option.key: suite.option_domain(option) for option in suite.declared_options(combination)
     }

@@ -197,9 +197,12 @@ def resolve(
     checked against :data:`CONTRACTS`. The implementations of the plugins in ``skip`` are left
     out."""
     caller = getattr(pm.hook, name)
+    if skip:  # a caller without them, so that pluggy (asked when there is a wrapper) skips them
+        left_out = [pm.get_plugin(plugin) for plugin in sorted(skip)]
+        caller = pm.subset_hook_caller(name, [plugin for plugin in left_out if plugin is not None])
     call_args = [arg for arg in caller.spec.argnames if arg != "options"]
     firstresult = bool(caller.spec.opts.get("firstresult"))
-    impls = [impl for impl in reversed(caller.get_hookimpls()) if impl.plugin_name not in skip]
+    impls = list(reversed(caller.get_hookimpls()))
     if any(impl.hookwrapper or impl.wrapper for impl in impls):
         return _via_pluggy(name, caller, impls, call_args, options, firstresult, named)
     if not impls:

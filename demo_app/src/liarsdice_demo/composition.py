@@ -145,7 +145,9 @@ def _bool(data: Mapping[str, Any], key: str) -> bool:
     return bool(raw)
 
 
-def build_rules(data: Mapping[str, Any]) -> tuple[Ruleset, str | None, tuple[str, ...], dict]:
+def build_rules(
+    data: Mapping[str, Any],
+) -> tuple[Ruleset, str | None, tuple[str, ...], dict[str, Any]]:
     """The ruleset of ``data``'s ``preset``, ``variants``, ``options``; else ``ConfigError``."""
     preset = data.get("preset") or None
     variants = data.get("variants") or []

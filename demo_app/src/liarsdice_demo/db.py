@@ -245,7 +245,8 @@ def get_db() -> Connection:
     """The current request's connection, opened on first use."""
     if "db" not in g:
         g.db = current_app.extensions[EXTENSION].connect()
-    return g.db  # type: ignore[no-any-return]
+    connection: Connection = g.db
+    return connection
 
 
 def close_db(_: BaseException | None = None) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 
 from liarsdice import endgame
 from liarsdice.bots.mixed_bot import ENDGAME_LIMITS
@@ -53,7 +54,7 @@ def _solve(rules: Ruleset, view: PlayerView) -> None:
         _busy.release()
 
 
-def _in_real_thread(function: object, *args: object) -> None:
+def _in_real_thread(function: Callable[..., object], *args: object) -> None:
     """Run ``function(*args)`` in an OS thread, even where gevent patched ``threading``."""
     try:
         from gevent import get_hub, monkey

@@ -184,7 +184,10 @@ class SocketGate:
     @classmethod
     def from_config(cls, config: Any) -> SocketGate:
         """A gate with the limits in ``config`` (keys of :data:`DEFAULTS`)."""
-        get = lambda key: config.get(key, DEFAULTS[key])  # noqa: E731
+
+        def get(key: str) -> Any:
+            return config.get(key, DEFAULTS[key])
+
         return cls(
             max_sockets=get("MAX_SOCKETS") or socket_capacity(),
             max_per_client=get("MAX_SOCKETS_PER_CLIENT"),

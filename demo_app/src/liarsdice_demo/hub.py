@@ -123,7 +123,7 @@ class TableHub:
 
     def _rebuild(self, stored: Any) -> TableSession | None:
         try:
-            return TableSession.restore(stored, self)  # type: ignore[no-any-return]
+            return TableSession.restore(stored, self)
         except (ConfigError, InvalidEvent, KeyError, TypeError) as problem:
             log.error("live table %s cannot be restored here: %s", stored.code, problem)
             return None
@@ -393,4 +393,5 @@ def init_app(app: Flask) -> None:
 
 def current_hub() -> TableHub:
     """The hub of the current app."""
-    return current_app.extensions[KEY]  # type: ignore[no-any-return]
+    hub: TableHub = current_app.extensions[KEY]
+    return hub

@@ -47,7 +47,7 @@ def N_(message: str) -> str:
     return message
 
 
-class DemoDomain(Domain):  # type: ignore[misc]
+class DemoDomain(Domain):
     """Flask-Babel's domain reading the demo's ``.po`` catalogs through core's loader."""
 
     def __init__(self) -> None:
@@ -57,7 +57,7 @@ class DemoDomain(Domain):  # type: ignore[misc]
         return i18n.translations(DOMAIN, page_locale())
 
 
-class DemoBabel(Babel):  # type: ignore[misc]
+class DemoBabel(Babel):
     """Flask-Babel with :class:`DemoDomain` as the app's domain."""
 
     @cached_property

@@ -44,6 +44,7 @@ from typing import Any
 import orjson
 import redis
 from redis.backoff import NoBackoff
+from redis.client import PubSub
 from redis.retry import Retry
 
 from liarsdice.events import Event
@@ -341,7 +342,8 @@ class RedisStore:
         ``closed``) for each announcement of a table :meth:`watch` was called for, on a thread of
         its own, until :meth:`close`. ``node`` names this process's own channel, which
         :meth:`close` uses to wake the listener."""
-        self._pubsub = self._listening.pubsub(ignore_subscribe_messages=True)
+        subscriber: Callable[..., PubSub] = self._listening.pubsub  # redis-py leaves it untyped
+        self._pubsub = subscriber(ignore_subscribe_messages=True)
         self._wake = self._key("wake", node)
         self._pubsub.subscribe(self._wake)
         self._listener = threading.Thread(

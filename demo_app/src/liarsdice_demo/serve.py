@@ -34,7 +34,7 @@ from liarsdice_demo.gate import connection_capacity
 GRACE_SECONDS = 5
 
 
-class DemoServer(BaseApplication):  # type: ignore[misc]
+class DemoServer(BaseApplication):
     """gunicorn configured in code: ``liarsdice-demo`` needs no gunicorn command line."""
 
     def __init__(self, config: Mapping[str, Any] | None, options: Mapping[str, Any]) -> None:
@@ -72,7 +72,7 @@ class DemoServer(BaseApplication):  # type: ignore[misc]
             self.app.extensions["liarsdice_hub"].shutdown()
 
 
-class DemoWorker(GeventWorker):  # type: ignore[misc]
+class DemoWorker(GeventWorker):
     """gunicorn's gevent worker, which closes a connection unread when the app's handshake door
     turns its address away (a storm of handshakes from that address is under way)."""
 

@@ -30,7 +30,7 @@ import logging
 import socket
 import threading
 import time
-from typing import Any
+from typing import Any, cast
 
 from flask import Flask, Response, current_app, request
 from simple_websocket import ConnectionClosed
@@ -137,7 +137,8 @@ def table_socket(code: str) -> Response:
         ws = BoundedServer(request.environ, deflate, **options)
     except (HandshakeFailed, RemoteProtocolError):
         return Response("not a WebSocket handshake", 400, mimetype="text/plain")
-    ws.sock = LingeringSocket(ws.sock)  # the reader looks it up on every read
+    # The reader looks it up on every read; it stands in for the socket (its __getattr__).
+    ws.sock = cast(socket.socket, LingeringSocket(ws.sock))
     admitted = False
     try:
         gate.admit(client, knocked=request.environ.get(handshakes.KNOCKED, False))
@@ -187,9 +188,9 @@ def _serve(ws: Any, code: str, gate: SocketGate, client: str) -> None:
         _hang_up(ws, TRY_AGAIN_LATER, "the table store is unreachable: try again in a moment")
         return
     if table is None:
-        wait = limits.spend_code_miss()
-        if wait is not None:
-            _hang_up(ws, TRY_AGAIN_LATER, f"too many unknown codes: try again in {wait} s")
+        retry = limits.spend_code_miss()
+        if retry is not None:
+            _hang_up(ws, TRY_AGAIN_LATER, f"too many unknown codes: try again in {retry} s")
         else:
             _hang_up(ws, GONE, f"no live table has the code {code[:12]!r}")
         return

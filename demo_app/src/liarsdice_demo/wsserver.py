@@ -21,7 +21,7 @@ from wsproto.events import AcceptConnection, Request
 from liarsdice_demo.inflation import BoundedDeflate
 
 
-class BoundedServer(Server):  # type: ignore[misc]
+class BoundedServer(Server):
     """A simple-websocket server whose permessage-deflate is ``deflate``."""
 
     def __init__(self, environ: dict[str, Any], deflate: BoundedDeflate, **options: Any) -> None:
@@ -40,6 +40,7 @@ class BoundedServer(Server):  # type: ignore[misc]
             if isinstance(event, Request):
                 self.subprotocol = self.choose_subprotocol(event)
                 accept = AcceptConnection(subprotocol=self.subprotocol, extensions=[self._deflate])
+                assert self.sock is not None  # Server.__init__ sets it before the handshake
                 self.sock.send(self.ws.send(accept))
                 self.connected = True
 

@@ -86,7 +86,7 @@ class MixedBot:
         rng: Random,
         *,
         endgames: Endgames = "solve",
-        on_miss: Callable[[PlayerView], None] | None = None,
+        on_miss: Callable[[PlayerView], object] | None = None,
         store: endgame.Store | None = None,
     ) -> None:
         self.rules = rules

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from random import Random
+from typing import TypeVar
 
 import attrs
 import click
@@ -25,19 +27,43 @@ from liarsdice.models import FACE_NAMES, Bid
 from liarsdice.ruleset import Ruleset
 from liarsdice.simulate import simulate as run_simulation
 
-workers_option = click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Play the games on N local processes (the result does not depend on N).",
+_RUN_OPTIONS = (
+    click.option(
+        "--dice", type=click.IntRange(min=1), default=5, show_default=True, help="Dice per player."
+    ),
+    click.option("--seed", type=int, default=0, show_default=True),
+    click.option("--json", "as_json", is_flag=True, help="Print the report as JSON."),
+    click.option(
+        "--workers",
+        type=click.IntRange(min=1),
+        default=1,
+        show_default=True,
+        help="Play the games on N local processes (the result does not depend on N).",
+    ),
+    click.option(
+        "--dask",
+        metavar="ADDRESS",
+        help="Play the games on the Dask cluster whose scheduler is at ADDRESS "
+        "(needs liarsdice-rules[dask]).",
+    ),
 )
-dask_option = click.option(
-    "--dask",
-    metavar="ADDRESS",
-    help="Play the games on the Dask cluster whose scheduler is at ADDRESS "
-    "(needs liarsdice-rules[dask]).",
-)
+
+Command = TypeVar("Command", bound=Callable[..., None])
+Report = TypeVar("Report")
+
+
+def run_options(games: int) -> Callable[[Command], Command]:
+    """The options of a command that plays a batch of games: ``--dice``, ``--games`` (default
+    ``games``), ``--seed``, ``--json``, ``--workers`` and ``--dask``, in that order."""
+    dice, seed, as_json, workers, dask = _RUN_OPTIONS
+    count = click.option("--games", type=click.IntRange(min=1), default=games, show_default=True)
+
+    def decorate(command: Command) -> Command:
+        for option in (dask, workers, as_json, seed, count, dice):
+            command = option(command)
+        return command
+
+    return decorate
 
 
 def _backend(workers: int, dask: str | None) -> None:
@@ -48,19 +74,44 @@ def _backend(workers: int, dask: str | None) -> None:
         )
 
 
+def _played(
+    run: Callable[..., Report],
+    rules: Ruleset,
+    seats: object,
+    *,
+    games: int,
+    seed: int,
+    dice: int,
+    as_json: bool,
+    workers: int,
+    dask: str | None,
+) -> Report:
+    """``run(rules, seats, games, seed, ...)`` (a batch of games: the simulation's or the
+    tournament's), with a progress bar on a terminal (none for ``--json``); a backend's failure
+    is the command's error."""
+    hidden = not sys.stderr.isatty() or as_json
+    with click.progressbar(length=games, label="games", file=sys.stderr, hidden=hidden) as bar:
+        try:
+            return run(
+                rules,
+                seats,
+                games,
+                seed,
+                dice_per_player=dice,
+                progress=bar.update,
+                workers=workers,
+                dask=dask,
+            )
+        except parallel.BackendError as error:
+            raise click.ClickException(str(error)) from None
+
+
 @cli.command()
 @preset_option
 @variant_option
 @option_option
 @click.option("--players", type=click.IntRange(min=2), default=6, show_default=True)
-@click.option(
-    "--dice", type=click.IntRange(min=1), default=5, show_default=True, help="Dice per player."
-)
-@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@workers_option
-@dask_option
+@run_options(games=1000)
 def simulate(
     preset: str | None,
     variants: tuple[str, ...],
@@ -81,23 +132,17 @@ def simulate(
     _backend(workers, dask)
     rules = build_ruleset(preset, variants, options)
     rules.check_table(players, dice)  # before the progress bar shows
-    show_bar = sys.stderr.isatty() and not as_json
-    with click.progressbar(
-        length=games, label="games", file=sys.stderr, hidden=not show_bar
-    ) as bar:
-        try:
-            report = run_simulation(
-                rules,
-                players,
-                games,
-                seed,
-                dice_per_player=dice,
-                progress=bar.update,
-                workers=workers,
-                dask=dask,
-            )
-        except parallel.BackendError as error:
-            raise click.ClickException(str(error)) from None
+    report = _played(
+        run_simulation,
+        rules,
+        players,
+        games=games,
+        seed=seed,
+        dice=dice,
+        as_json=as_json,
+        workers=workers,
+        dask=dask,
+    )
     if as_json:
         click.echo(json.dumps(attrs.asdict(report)))
         return
@@ -241,14 +286,7 @@ def odds(
     metavar="KINDS",
     help="Bot kinds, one per seat, comma-separated; KIND*N seats a kind N times (mixed,odds*5).",
 )
-@click.option(
-    "--dice", type=click.IntRange(min=1), default=5, show_default=True, help="Dice per player."
-)
-@click.option("--games", type=click.IntRange(min=1), default=200, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@workers_option
-@dask_option
+@run_options(games=200)
 def tournament(
     preset: str | None,
     variants: tuple[str, ...],
@@ -280,21 +318,17 @@ def tournament(
     rules.check_table(len(kinds), dice)  # before the progress bar shows
     for kind in dict.fromkeys(kinds):
         make_bot(kind, rules, Random(0))  # an unknown kind fails here, before any game
-    hide_bar = not sys.stderr.isatty() or as_json
-    with click.progressbar(length=games, label="games", file=sys.stderr, hidden=hide_bar) as bar:
-        try:
-            report = tournament_module.run(
-                rules,
-                kinds,
-                games,
-                seed,
-                dice_per_player=dice,
-                progress=bar.update,
-                workers=workers,
-                dask=dask,
-            )
-        except parallel.BackendError as error:
-            raise click.ClickException(str(error)) from None
+    report = _played(
+        tournament_module.run,
+        rules,
+        kinds,
+        games=games,
+        seed=seed,
+        dice=dice,
+        as_json=as_json,
+        workers=workers,
+        dask=dask,
+    )
     if as_json:
         click.echo(json.dumps(attrs.asdict(report)))
         return

@@ -13,7 +13,9 @@ A plugin author gets the laws with one line in a test module (the pytest plugin 
   whole games). Needs ``hypothesis`` (``pip install 'liarsdice-rules[testing]'``), which this
   package does not import until asked.
 - :mod:`liarsdice.testing.suite` — which combinations to check (:func:`~.suite.law_cases`,
-  :func:`~.suite.valid_combinations`, :func:`~.suite.option_rows`) and running the laws on them.
+  :func:`~.suite.valid_combinations`, :func:`~.suite.option_rows`).
+- :mod:`liarsdice.testing.running` — running the laws on them (:func:`~.running.run_case`,
+  :func:`~.running.run_rows`).
 - :mod:`liarsdice.testing.plugins` — :func:`extra_variants` installs unpackaged plugins for a test.
 
 Without the pytest plugin, the same in a few lines::
@@ -30,7 +32,6 @@ Without the pytest plugin, the same in a few lines::
 
 from __future__ import annotations
 
-import importlib
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -47,25 +48,20 @@ if TYPE_CHECKING:
 
 # The names below are imported on first use, so that loading the pytest plugin (which lives in
 # this package) costs nothing until a test asks for the laws.
-_LAZY = {
-    "PlayedGame": "driver",
-    "RandomChooser": "driver",
-    "Step": "driver",
-    "play_game": "driver",
-    "GAME_LAWS": "laws",
-    "RULESET_LAWS": "laws",
-    "LawViolation": "laws",
-    "check_game": "laws",
-    "check_ruleset": "laws",
-    "extra_variants": "plugins",
-}
+_DRIVER = {"PlayedGame", "RandomChooser", "Step", "play_game"}
+_LAWS = {"GAME_LAWS", "RULESET_LAWS", "LawViolation", "check_game", "check_ruleset"}
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
+    if name in _DRIVER:
+        from liarsdice.testing import driver as module
+    elif name in _LAWS:
+        from liarsdice.testing import laws as module  # type: ignore[no-redef]
+    elif name == "extra_variants":
+        from liarsdice.testing import plugins as module  # type: ignore[no-redef]
+    else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    value = getattr(module, name)
     globals()[name] = value
     return value
 

@@ -7,6 +7,8 @@ out::
 
     with extra_variants({"my-variant": my_module}):
         rules = Ruleset.build(["dice-loss", "my-variant"])
+
+:class:`Immortal` is such a broken plugin, shared by the tests that need a game that cannot end.
 """
 
 from __future__ import annotations
@@ -17,6 +19,10 @@ from contextlib import contextmanager
 from typing import Any
 
 from liarsdice import discovery as _discovery
+from liarsdice.events import DiceChanged
+from liarsdice.hookspecs import hookimpl
+from liarsdice.models import GameState, Resolution
+from liarsdice.options import VariantInfo
 
 
 class FakeEntryPoint:
@@ -61,3 +67,21 @@ def extra_variants(plugins: Mapping[str, Any], distribution: str = "unpackaged")
     finally:
         setattr(_discovery, "_entry_points", original)  # noqa: B010
         clear_discovery_caches()
+
+
+class Immortal:
+    """A deliberately broken variant (install it as ``immortal``, beside dice-loss): a loser
+    down to one die gets a die back, so nobody is ever put out and no game ends. The law "every
+    game ends within the ruleset's move limit" fails on it."""
+
+    @hookimpl
+    def liarsdice_variant_info(self) -> VariantInfo:
+        return VariantInfo("Immortal", "nobody is eliminated", after=("dice-loss",))
+
+    @hookimpl
+    def liarsdice_settle(self, state: GameState, resolution: Resolution) -> list[DiceChanged]:
+        return [
+            DiceChanged(loser, +1, "spared")
+            for loser in resolution.losers
+            if state.player(loser).dice == 1
+        ]

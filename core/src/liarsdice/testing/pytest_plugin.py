@@ -240,7 +240,7 @@ class LawItem(pytest.Item):
         self.examples = 0
 
     def runtest(self) -> None:
-        from liarsdice.testing.suite import run_case
+        from liarsdice.testing.running import run_case
 
         parent = self.parent
         assert isinstance(parent, LawSuite)
@@ -263,7 +263,7 @@ class LawItem(pytest.Item):
     ) -> str | Any:
         from liarsdice.errors import PluginError, RulesetError
         from liarsdice.testing.laws import LawViolation
-        from liarsdice.testing.suite import KitError, MissingHypothesis
+        from liarsdice.testing.running import KitError, MissingHypothesis
 
         ours = LawViolation | MissingHypothesis | KitError | PluginError | RulesetError
         error = excinfo.value

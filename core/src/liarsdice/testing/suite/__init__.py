@@ -1,8 +1,9 @@
-"""Which combinations of variants to check, and running the rule laws on them.
+"""Which combinations of variants to check the rule laws on, and at which option values.
 
-This is the engine behind the pytest plugin (:mod:`liarsdice.testing.pytest_plugin`) and the
-``tox -e props`` sweep; it does not need pytest. This package re-exports the names of its modules,
-so ``liarsdice.testing.suite.X`` names them all.
+This is what the pytest plugin (:mod:`liarsdice.testing.pytest_plugin`) and the ``tox -e props``
+sweep check; :mod:`liarsdice.testing.running` runs the laws on its cases. It needs neither pytest
+nor Hypothesis. This package re-exports the names of its modules, so ``liarsdice.testing.suite.X``
+names them all.
 
 - :func:`law_cases` lists the checks for one variant: alone (with whatever it needs to be
   playable: its requirements, and an economics plugin if it has none), with each compatible
@@ -10,16 +11,13 @@ so ``liarsdice.testing.suite.X`` names them all.
 - :func:`valid_combinations` lists every combination of installed variants that
   ``Ruleset.build`` accepts for some option values; :func:`option_rows` gives option values for
   one combination that between them use every value of every option at least once.
-- :func:`run_case` runs the laws on a case with Hypothesis and says how many examples ran;
-  :func:`run_rows` plays seeded games at fixed option values.
 
 "Compatible" means what ``Ruleset.build`` says: declared requirements and conflicts, each
 plugin's ``liarsdice_combination_problem`` for some option values, and at least one economics
-plugin. Hypothesis is imported only by :func:`run_case` and :func:`hypothesis_settings`.
+plugin.
 
 The modules, by job: :mod:`.structure` (which variants go together by their declarations),
-:mod:`.option_values` (option values that build), :mod:`.cases` (which combinations to check) and
-:mod:`.running` (running the laws on them).
+:mod:`.option_values` (option values that build) and :mod:`.cases` (which combinations to check).
 """
 
 from __future__ import annotations
@@ -41,32 +39,18 @@ from liarsdice.testing.suite.option_values import (
     option_rows,
     playable_options,
 )
-from liarsdice.testing.suite.running import (
-    CaseRun,
-    KitError,
-    MissingHypothesis,
-    hypothesis_settings,
-    run_case,
-    run_rows,
-)
 from liarsdice.testing.suite.structure import structurally_valid, valid_subsets
 
 __all__ = [
     "RELEVANCE_CASE",
-    "CaseRun",
     "Fixed",
-    "KitError",
     "LawCase",
-    "MissingHypothesis",
     "buildable",
     "declared_options",
-    "hypothesis_settings",
     "law_cases",
     "option_domain",
     "option_rows",
     "playable_options",
-    "run_case",
-    "run_rows",
     "smallest_combination",
     "smallest_ruleset",
     "structurally_valid",

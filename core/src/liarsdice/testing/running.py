@@ -1,12 +1,13 @@
 """Running the rule laws on a law case: with Hypothesis, or as seeded games at fixed option rows.
 
-Hypothesis is imported only by :func:`run_case` and :func:`hypothesis_settings`; without it they
-raise :class:`MissingHypothesis`.
+The cases come from :mod:`liarsdice.testing.suite`; the relevance case is a seeded search
+(:mod:`liarsdice.testing.relevance`), the others Hypothesis runs over the games of
+:mod:`liarsdice.testing.strategies`. Hypothesis is imported only by :func:`run_case` and
+:func:`hypothesis_settings`; without it they raise :class:`MissingHypothesis`.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -27,6 +28,7 @@ from liarsdice.testing.laws import (
     check_game,
     check_ruleset,
 )
+from liarsdice.testing.relevance import variant_changes_play
 from liarsdice.testing.suite.cases import RELEVANCE_CASE, LawCase
 
 if TYPE_CHECKING:
@@ -113,11 +115,10 @@ def run_case(
     """
     tally = run if run is not None else CaseRun()
     if case.name == RELEVANCE_CASE:
-        relevance = importlib.import_module("liarsdice.testing.relevance")
-        tally.found = relevance.variant_changes_play(case.variant)
+        tally.found = variant_changes_play(case.variant)
         return tally
     hypothesis = _hypothesis()
-    lst = importlib.import_module("liarsdice.testing.strategies")
+    from liarsdice.testing import strategies as lst  # it needs Hypothesis, checked above
 
     rulesets = lst.rulesets(case.candidates, include=case.include, options=options)
 
