@@ -20,10 +20,9 @@ from liarsdice import (
     engine,
     hookimpl,
 )
-from liarsdice.events import Event
+from liarsdice.dispatch import Effects
 from liarsdice.models import GameState
 from liarsdice.options import VariantInfo
-from liarsdice.reducer import Draft
 from liarsdice.testing.plugins import extra_variants
 
 
@@ -104,52 +103,35 @@ class SettleReadsState:
         return []
 
 
-def _freezes_of_a_call(rules: Ruleset, monkeypatch: pytest.MonkeyPatch) -> tuple[int, list[Event]]:
-    """How many states the engine freezes for a challenge that ends a round (Ann bid one four,
-    Bob holds a four and calls), and the events; played twice, counted the second time, when the
-    memoised hooks know their answers."""
+def _states_given_to_settle(rules: Ruleset) -> list[GameState | None]:
+    """The ``state`` the engine gives ``settle`` for a challenge that ends a round (Ann bid one
+    four, Bob holds a four and calls)."""
+    given: list[GameState | None] = []
+    settle = rules.hooks.settle
 
-    def call() -> list[Event]:
-        draft, _ = engine.start_game(rules, ["Ann", "Bob"], Random(1), dice_per_player=2)
-        engine.open_round(rules, draft, Random(1), rolls={"Ann": [5, 2], "Bob": [3, 4]})
-        engine.advance(rules, draft, BidAction(draft.turn, Bid(1, 4)), Random(0))
-        monkeypatch.setattr(Draft, "freeze", counted)
-        try:
-            return engine.advance(rules, draft, CallAction(draft.turn), Random(0))
-        finally:
-            monkeypatch.setattr(Draft, "freeze", original)
+    def spy(state: GameState | None, resolution: Resolution, rng: Random) -> Effects:
+        given.append(state)
+        return settle(state, resolution, rng)
 
-    freezes = 0
-    original = Draft.freeze
-
-    def counted(self: Draft) -> GameState:
-        nonlocal freezes
-        freezes += 1
-        return original(self)
-
-    call()
-    freezes = 0
-    events = call()
-    return freezes, events
+    rules.hooks.settle = spy
+    draft, _ = engine.start_game(rules, ["Ann", "Bob"], Random(1), dice_per_player=2)
+    engine.open_round(rules, draft, Random(1), rolls={"Ann": [5, 2], "Bob": [3, 4]})
+    engine.advance(rules, draft, BidAction(draft.turn, Bid(1, 4)), Random(0))
+    events = engine.advance(rules, draft, CallAction(draft.turn), Random(0))
+    assert [e.delta for e in events if isinstance(e, DiceChanged)] == [-1]
+    return given
 
 
-def test_an_effect_hook_whose_implementations_take_no_state_is_asked_without_one(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # dice-loss's settle takes only the resolution: the round's end freezes nothing for it.
+def test_an_effect_hook_whose_implementations_take_no_state_is_asked_without_one() -> None:
+    # dice-loss's settle takes only the resolution: nothing is frozen for it at a round's end.
     rules = Ruleset.build(["dice-loss"])
     assert "settle" in rules.hooks.stateless
-    freezes, events = _freezes_of_a_call(rules, monkeypatch)
-    assert freezes == 0
-    assert [e.delta for e in events if isinstance(e, DiceChanged)] == [-1]
+    assert _states_given_to_settle(rules) == [None]
 
 
-def test_an_effect_hook_is_given_the_state_when_one_implementation_takes_it(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_an_effect_hook_is_given_the_state_when_one_implementation_takes_it() -> None:
     with extra_variants({"reads": SettleReadsState()}):
         rules = Ruleset.build(["dice-loss", "reads"])
     assert "settle" not in rules.hooks.stateless
-    freezes, events = _freezes_of_a_call(rules, monkeypatch)
-    assert freezes == 1
-    assert [e.delta for e in events if isinstance(e, DiceChanged)] == [-1]
+    (given,) = _states_given_to_settle(rules)
+    assert isinstance(given, GameState)
