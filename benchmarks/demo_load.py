@@ -71,8 +71,8 @@ def child(job: dict[str, Any]) -> None:
 
         monkey.patch_all()
     from liarsdice_demo import create_app
-    from liarsdice_demo.composition import parse_config
-    from liarsdice_demo.connection import Connection
+    from liarsdice_demo.edge.connection import Connection
+    from liarsdice_demo.tables.composition import parse_config
 
     index, processes, folder = job["index"], job["processes"], Path(job["folder"])
     settings = {

@@ -100,10 +100,9 @@ def older(app: Any, seconds: float) -> None:
     for table in hub.tables():
         table.created -= seconds
         table.touched -= seconds
-    for code in list(getattr(hub, "_seen", {})):
-        hub._seen[code] -= seconds
-    if hasattr(hub, "_next_sweep"):
-        hub._next_sweep -= seconds
+    for code in list(hub.sweep.seen):
+        hub.sweep.seen[code] -= seconds
+    hub.sweep.next_at -= seconds
 
 
 def persist_all(app: Any) -> None:
@@ -126,7 +125,7 @@ def refusals(app: Any, database: Path, minutes: int, restart_after: int) -> tupl
             hub_of(app).shutdown()
             app = make_app(database)
         older(app, 60.0)
-        hub_of(app)._sweep()
+        hub_of(app).sweep.run()
     return app, log
 
 

@@ -28,9 +28,10 @@ from simple_websocket import Client, ConnectionClosed
 from werkzeug.serving import make_server
 from wsproto.events import CloseConnection
 
-from liarsdice_demo import create_app, db
-from liarsdice_demo.live_store import LiveStore
-from liarsdice_demo.protocol import encode
+from liarsdice_demo import create_app
+from liarsdice_demo.edge.protocol import encode
+from liarsdice_demo.storage import db
+from liarsdice_demo.storage.live_store import LiveStore
 
 SETTINGS = {
     "TESTING": True,
@@ -223,6 +224,15 @@ class WSPlayer:
             assert self._reader is not None
             self._reader.join(5)
             self.ws = None
+
+
+def handshake_request(host: str, path: str) -> bytes:
+    """A WebSocket handshake for ``path`` at ``host``, as raw bytes, for tests that speak the wire
+    themselves (a storm of handshakes, a frame sent with the handshake)."""
+    return (
+        f"GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    ).encode()
 
 
 def closed_with(ws: Client, timeout: float = 10.0) -> tuple[int, str]:

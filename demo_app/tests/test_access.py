@@ -11,8 +11,9 @@ from typing import Any
 
 from simple_websocket import Client, ConnectionClosed
 
-from liarsdice_demo import sockets
-from liarsdice_demo.hub import CODE_LETTERS, FINISHED_SECONDS, IDLE_SECONDS
+from liarsdice_demo.tables.hub import CODE_LETTERS
+from liarsdice_demo.tables.sweep import FINISHED_SECONDS, IDLE_SECONDS
+from liarsdice_demo.web import sockets
 
 from .conftest import closed_with, create_in_lobby
 
@@ -261,7 +262,7 @@ def test_one_client_hosts_a_bounded_number_of_live_tables(app: Any, client: Any)
     full = from_address(app, "10.0.0.3").post("/api/tables", json=body)
     assert full.status_code == 503
     finished.touched -= FINISHED_SECONDS + 1
-    hub._sweep()
+    hub.sweep.run()
     assert hub.get(mine[0]["code"]) is None
     assert create(from_address(app, "10.0.0.3"))["ok"]
 
@@ -274,7 +275,7 @@ def test_an_idle_table_is_closed_even_while_watched(
     watcher.expect("welcome")
     table = table_of(app, made["code"])
     table.touched -= IDLE_SECONDS + 1
-    app.extensions["liarsdice_hub"]._sweep()
+    app.extensions["liarsdice_hub"].sweep.run()
     assert app.extensions["liarsdice_hub"].get(made["code"]) is None
     deadline = time.monotonic() + 10
     while watcher.ws is not None and watcher.ws.connected:

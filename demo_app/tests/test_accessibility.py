@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from liarsdice import i18n
-from liarsdice_demo.composition import parse_config
-from liarsdice_demo.i18n import DOMAIN
+from liarsdice_demo.tables.composition import parse_config
+from liarsdice_demo.text.i18n import DOMAIN
 
 from .axe import AxeAudit
 from .conftest import create_in_lobby

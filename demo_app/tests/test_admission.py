@@ -8,7 +8,7 @@ import json
 import threading
 from typing import Any
 
-from liarsdice_demo.admission import Admission
+from liarsdice_demo.edge.admission import Admission
 
 
 class Recorder:

@@ -1,4 +1,4 @@
-"""Script calls batched while a round trip is on its way (liarsdice_demo.batcher), on a real
+"""Script calls batched while a round trip is on its way (liarsdice_demo.storage.batcher), on a real
 redis-server: every caller gets its own reply or error, batches form under load, and a script
 Redis forgot is loaded again."""
 
@@ -12,7 +12,7 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from liarsdice_demo.batcher import Batcher
+from liarsdice_demo.storage.batcher import Batcher
 
 # Appends ARGV[1] to list KEYS[1]; the reply is the list's new length. "fail" is refused.
 PUSH = """
@@ -87,6 +87,6 @@ def test_redis_away_fails_every_call_of_the_batch_and_the_next_call_still_goes()
 
 
 def batcher_call(keys: list[str], args: list[Any]) -> Any:
-    from liarsdice_demo.batcher import _Call
+    from liarsdice_demo.storage.batcher import _Call
 
     return _Call(keys, args)

@@ -19,8 +19,8 @@ from wsproto import ConnectionType, WSConnection
 from wsproto.events import AcceptConnection, CloseConnection, Request, TextMessage
 from wsproto.extensions import PerMessageDeflate
 
-from liarsdice_demo.gate import SocketGate
-from liarsdice_demo.inflation import BoundedDeflate
+from liarsdice_demo.edge.gate import SocketGate
+from liarsdice_demo.edge.inflation import BoundedDeflate
 
 from .test_served import Serve, new_table_socket_url, serve  # noqa: F401 - the fixture
 

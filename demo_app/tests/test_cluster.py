@@ -348,7 +348,7 @@ def two_processes(
 def test_a_stale_copy_is_refused_then_judges_the_move_again(
     redis_url: str, tmp_path: Path, monkeypatch: Any
 ) -> None:
-    from liarsdice_demo.protocol import parse as parse_intent
+    from liarsdice_demo.edge.protocol import parse as parse_intent
 
     apps, hubs = two_processes(redis_url, tmp_path, 3)
     try:
@@ -432,7 +432,7 @@ def test_a_process_hears_only_the_tables_it_holds_and_catches_up_a_missed_change
         wait_until(lambda: listeners(code) == 2)
         driver = hubs[0].local(code)
         # The copy's announcements are lost (as in an outage): the lease tick catches it up.
-        hubs[1].store.unwatch(code)
+        hubs[1].store.changes.unwatch(code)
         wait_until(lambda: listeners(code) == 1)
         driver.start_now()
         time.sleep(0.3)
@@ -447,7 +447,7 @@ def test_a_process_hears_only_the_tables_it_holds_and_catches_up_a_missed_change
         hubs[1].forget(code)
         wait_until(lambda: listeners(code) == 1)
         hubs[1].get(code)
-        hubs[1].store.unwatch(code)
+        hubs[1].store.changes.unwatch(code)
         hubs[0].store.drop(code)
         hubs[1].cluster._catch_up()
         wait_until(lambda: hubs[1].local(code) is None)
@@ -461,7 +461,7 @@ def test_changes_from_another_process_do_not_hold_the_pause_after_a_reveal(
 ) -> None:
     _, hubs = two_processes(redis_url, tmp_path, 7, BOT_DELAY=0.02, REVEAL_PAUSE=1.0)
     try:
-        from liarsdice_demo.composition import parse_config
+        from liarsdice_demo.tables.composition import parse_config
 
         config = parse_config({"preset": "dudo", "seats": 2, "bot_kind": "random"})
         driver = hubs[0].create(config, start=True)  # two bots
@@ -483,8 +483,8 @@ def test_changes_from_another_process_do_not_hold_the_pause_after_a_reveal(
 
 def test_a_move_while_redis_is_down_is_refused_and_the_copy_dropped(tmp_path: Path) -> None:
     from liarsdice_demo import create_app
-    from liarsdice_demo.protocol import parse as parse_intent
-    from liarsdice_demo.sockets import _handle
+    from liarsdice_demo.edge.protocol import parse as parse_intent
+    from liarsdice_demo.web.sockets import _handle
 
     from .conftest import REDIS_SERVER, redis_options
 

@@ -9,8 +9,8 @@ import pytest
 
 from liarsdice import Game, Ruleset, endgame
 from liarsdice.bots.mixed_bot import ENDGAME_LIMITS, MixedBot
-from liarsdice_demo import endgames
-from liarsdice_demo.bot_driver import new_bot
+from liarsdice_demo.tables import endgames
+from liarsdice_demo.tables.bot_driver import new_bot
 
 
 @pytest.fixture

@@ -1,11 +1,11 @@
 """When a table that never started closes, and the wait until the sweep that frees a place
-(liarsdice_demo.expiry)."""
+(liarsdice_demo.tables.expiry)."""
 
 from __future__ import annotations
 
 import pytest
 
-from liarsdice_demo.expiry import (
+from liarsdice_demo.tables.expiry import (
     ATTENDED_SECONDS,
     NEVER_STARTED_SECONDS,
     attended,

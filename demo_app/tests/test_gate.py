@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from liarsdice_demo import gate as gate_module
-from liarsdice_demo.clients import key_for
-from liarsdice_demo.gate import (
+from liarsdice_demo.edge import gate as gate_module
+from liarsdice_demo.edge.clients import key_for
+from liarsdice_demo.edge.gate import (
     MeteredSocket,
     Refused,
     SocketGate,

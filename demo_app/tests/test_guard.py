@@ -12,8 +12,9 @@ import pytest
 from simple_websocket import Client
 from sqlalchemy import func, select
 
-from liarsdice_demo import create_app, db
-from liarsdice_demo.db import get_db
+from liarsdice_demo import create_app
+from liarsdice_demo.storage import db
+from liarsdice_demo.storage.db import get_db
 
 from .conftest import create_in_lobby
 

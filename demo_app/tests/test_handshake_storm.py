@@ -18,10 +18,10 @@ import pytest
 from simple_websocket import Client
 
 from liarsdice_demo import create_app
-from liarsdice_demo.gate import SocketGate
-from liarsdice_demo.handshakes import HELD_PER_CLIENT, KEY, KNOCKED, HandshakeDoor
+from liarsdice_demo.edge.gate import SocketGate
+from liarsdice_demo.edge.handshakes import HELD_PER_CLIENT, KEY, KNOCKED, HandshakeDoor
 
-from .conftest import SETTINGS
+from .conftest import SETTINGS, handshake_request
 from .test_served import Serve, new_table_socket_url, serve  # noqa: F401 - the fixture
 
 
@@ -136,10 +136,7 @@ def handshake_status(host: str, path: str, source: str = "127.0.0.1") -> str:
     closed the connection unread)."""
     name, port = host.split(":")
     with socket.create_connection((name, int(port)), 10, (source, 0)) as sock:
-        sock.sendall(
-            f"GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade"
-            "\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
-        )
+        sock.sendall(handshake_request(host, path))
         try:
             return sock.recv(4096).split(b"\r\n", 1)[0].decode()
         except ConnectionResetError:

@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 
 from liarsdice_demo import create_app
-from liarsdice_demo.composition import parse_config
-from liarsdice_demo.expiry import ATTENDED_SECONDS, NEVER_STARTED_SECONDS
-from liarsdice_demo.hub import FULL_RETRY_SECONDS, SWEEP_SECONDS, ServerFull, TooManyTables
+from liarsdice_demo.tables.composition import parse_config
+from liarsdice_demo.tables.expiry import ATTENDED_SECONDS, NEVER_STARTED_SECONDS
+from liarsdice_demo.tables.hub import ServerFull, TooManyTables
+from liarsdice_demo.tables.room import FULL_RETRY_SECONDS
+from liarsdice_demo.tables.sweep import SWEEP_SECONDS
 
 from .conftest import SETTINGS, Tab
 
@@ -41,7 +43,7 @@ def test_finished_and_never_started_tables_leave_the_cap(app: Any) -> None:
         with pytest.raises(TooManyTables):
             hub.create(config, client="1.2.3.4")
         tables[1].created -= NEVER_STARTED_SECONDS + 1  # never started, nobody there: it closes
-        hub._sweep()
+        hub.sweep.run()
         assert hub.get(tables[1].code) is None
         assert hub.get(tables[2].code) is tables[2]  # the younger ones stay
         hub.create(config, client="1.2.3.4")
@@ -64,7 +66,7 @@ def test_a_started_table_is_not_closed_for_its_age(app: Any) -> None:
     with app.test_request_context("/"):
         table = hub.create(parse_config(CONFIG), start=True)
     table.created -= ATTENDED_SECONDS + 1
-    hub._sweep()
+    hub.sweep.run()
     assert hub.get(table.code) is table
 
 
@@ -74,23 +76,23 @@ def test_a_host_at_the_table_keeps_it_waiting_for_up_to_an_hour(app: Any) -> Non
     tab = Tab()
     table.attach(tab, token)  # the host has the table open
     table.created -= NEVER_STARTED_SECONDS + 60
-    hub._sweep()
+    hub.sweep.run()
     assert hub.get(table.code) is table
     # The host's page reloads, or the phone loses the network: the table waits for them.
     table.detach(tab)
-    hub._sweep()
+    hub.sweep.run()
     assert hub.get(table.code) is table
-    hub._seen[table.code] -= NEVER_STARTED_SECONDS + 1  # ... but not for more than 5 minutes
-    hub._sweep()
+    hub.sweep.seen[table.code] -= NEVER_STARTED_SECONDS + 1  # ... but not for more than 5 minutes
+    hub.sweep.run()
     assert hub.get(table.code) is None
     # However long the host stays, a table that never started closes an hour after it was made.
     again, token = hosted(app)
     again.attach(Tab(), token)
     again.created -= ATTENDED_SECONDS - 30
-    hub._sweep()
+    hub.sweep.run()
     assert hub.get(again.code) is again
     again.created -= 31
-    hub._sweep()
+    hub.sweep.run()
     assert hub.get(again.code) is None
 
 
@@ -108,7 +110,7 @@ def test_a_never_started_table_closes_after_a_restart_too(tmp_path: Path) -> Non
     try:
         hub = second.extensions["liarsdice_hub"]
         assert hub.get(table.code) is not None  # restored...
-        hub._sweep()
+        hub.sweep.run()
         assert hub.get(table.code) is None  # ... and closed at the first sweep
     finally:
         hub.shutdown()
@@ -133,9 +135,9 @@ def test_a_newcomer_at_the_server_cap_waits_for_the_sweep_that_frees_a_place(app
     with app.test_request_context("/"), pytest.raises(ServerFull) as full:
         hub.check_room("10.0.9.1")
     assert 10 <= full.value.retry_after <= SWEEP_SECONDS
-    hub._next_sweep -= SWEEP_SECONDS  # the sweep is due: it frees the place
+    hub.sweep.next_at -= SWEEP_SECONDS  # the sweep is due: it frees the place
     tables[1].created -= 10
-    hub._sweep()
+    hub.sweep.run()
     with app.test_request_context("/"):
         hub.check_room("10.0.9.1")
 

@@ -12,7 +12,7 @@ import pytest
 
 import liarsdice_demo
 from liarsdice.catalogs import problems
-from liarsdice_demo import i18n
+from liarsdice_demo.text import i18n
 
 UK = {"Accept-Language": "uk-UA,uk;q=0.9,en;q=0.5"}
 

@@ -13,9 +13,11 @@ from typing import Any
 import pytest
 from sqlalchemy import Connection, insert, inspect, select, text, update
 
-from liarsdice_demo import create_app, db, limits
-from liarsdice_demo.db import get_db
-from liarsdice_demo.players import purge_idle_players
+from liarsdice_demo import create_app
+from liarsdice_demo.edge import limits
+from liarsdice_demo.storage import db
+from liarsdice_demo.storage.db import get_db
+from liarsdice_demo.storage.players import purge_idle_players
 
 TABLE = {"nickname": "Iris", "preset": "casino", "seats": 3}
 LOOSE = "1000 per minute"

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from liarsdice_demo.composition import parse_config
+from liarsdice_demo.tables.composition import parse_config
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}

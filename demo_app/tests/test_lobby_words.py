@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from liarsdice_demo.composition import parse_config
-from liarsdice_demo.places import place_text
-from liarsdice_demo.titles import game_title
+from liarsdice_demo.tables.composition import parse_config
+from liarsdice_demo.tables.titles import game_title
+from liarsdice_demo.text.places import place_text
 
 UK = {"Accept-Language": "uk"}
 

@@ -1,11 +1,11 @@
-"""At most one log record per client per minute (liarsdice_demo.log_once)."""
+"""At most one log record per client per minute (liarsdice_demo.edge.log_once)."""
 
 from __future__ import annotations
 
 import logging
 from typing import Any
 
-from liarsdice_demo.log_once import LogOnce
+from liarsdice_demo.edge.log_once import LogOnce
 
 log = logging.getLogger("test_log_once")
 

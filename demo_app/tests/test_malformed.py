@@ -12,9 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from liarsdice_demo import sockets
-from liarsdice_demo.connection import Connection
-from liarsdice_demo.protocol import (
+from liarsdice_demo.edge.connection import Connection
+from liarsdice_demo.edge.protocol import (
     FIELDS,
     MAX_DEPTH,
     MAX_INT,
@@ -24,6 +23,7 @@ from liarsdice_demo.protocol import (
     error,
     parse,
 )
+from liarsdice_demo.web import sockets
 
 SERVER_TYPES = {"welcome", "state", "reveal", "error", "pong", "stopped"}
 

@@ -21,9 +21,9 @@ import redis
 from simple_websocket import ConnectionClosed
 
 from liarsdice_demo import create_app
-from liarsdice_demo.live_store import StoreUnavailable
+from liarsdice_demo.storage.live_store import StoreUnavailable
 
-from .conftest import REDIS_SERVER, SETTINGS, WSPlayer, redis_options
+from .conftest import REDIS_SERVER, SETTINGS, WSPlayer, handshake_request, redis_options
 from .test_cluster import Servers, latest
 from .test_served import free_port
 
@@ -139,7 +139,7 @@ def test_a_redis_without_aof_is_refused_unless_allowed(
     settings = {**SETTINGS, "DATABASE": str(tmp_path / "x.sqlite"), "REDIS_URL": url}
     with pytest.raises(RuntimeError, match="redis-server --appendonly yes"):
         create_app(settings)
-    with caplog.at_level(logging.WARNING, "liarsdice_demo.persistence"):
+    with caplog.at_level(logging.WARNING, "liarsdice_demo.storage.persistence"):
         app = create_app({**settings, "ALLOW_REDIS_WITHOUT_AOF": True})
     app.extensions["liarsdice_hub"].shutdown()
     assert "keeps no append-only file" in caplog.text and "running anyway" in caplog.text
@@ -195,9 +195,7 @@ def new_socket_closed_with(host: str, code: str, token: str) -> int | None:
     received = b""
     with socket.create_connection((name, int(port)), 10) as sock:
         sock.sendall(
-            f"GET /ws/{code} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
-            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+            handshake_request(host, f"/ws/{code}")
             + bytes([0x81, 0x80 | len(hello)])
             + bytes(4)  # a zero mask: the payload as it is
             + hello

@@ -12,7 +12,7 @@ import pytest
 
 from liarsdice.ruleset import installed
 from liarsdice_demo import create_app
-from liarsdice_demo.composition import parse_config
+from liarsdice_demo.tables.composition import parse_config
 
 from .conftest import SETTINGS, create_database
 
@@ -260,7 +260,7 @@ def test_a_refused_combination_shows_the_engines_reason_and_the_defaults(client:
 
 
 def test_defaults_follow_the_preset() -> None:
-    from liarsdice_demo.composition import combination_defaults
+    from liarsdice_demo.tables.composition import combination_defaults
 
     dudo = combination_defaults({"preset": "dudo"})
     assert dudo["calza.reward"] == "regain-die" and dudo["standard.wild_ones"] is True

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from liarsdice_demo.composition import parse_config
+from liarsdice_demo.tables.composition import parse_config
 
 from .conftest import create_in_lobby
 

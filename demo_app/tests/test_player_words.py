@@ -11,8 +11,8 @@ from typing import Any
 
 from sqlalchemy import insert
 
-from liarsdice_demo import db, ratings
-from liarsdice_demo.history import save_game
+from liarsdice_demo.storage import db, ratings
+from liarsdice_demo.storage.history import save_game
 
 NEW = (25.0, 25.0 / 3)
 """A new player's (mu, sigma): the database's defaults."""

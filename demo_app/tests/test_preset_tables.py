@@ -13,9 +13,9 @@ import pytest
 from liarsdice import VariantInfo, hookimpl
 from liarsdice.presets import PresetRegistry
 from liarsdice.testing.plugins import extra_variants
-from liarsdice_demo.composition import parse_config
-from liarsdice_demo.table import TableSession
-from liarsdice_demo.table_errors import TableError
+from liarsdice_demo.tables.composition import parse_config
+from liarsdice_demo.tables.table import TableSession
+from liarsdice_demo.tables.table_errors import TableError
 
 from .conftest import ManualHub
 

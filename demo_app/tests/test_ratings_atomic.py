@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from sqlalchemy import func, insert, select
 
-from liarsdice_demo import db, ratings
-from liarsdice_demo.history import save_game
+from liarsdice_demo.storage import db, ratings
+from liarsdice_demo.storage.history import save_game
 
 POOL = [f"bot{i}" for i in range(6)]
 GAMES = 200

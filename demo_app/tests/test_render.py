@@ -8,7 +8,7 @@ import pytest
 from markupsafe import Markup
 
 from liarsdice import Ruleset
-from liarsdice_demo.render import markdown
+from liarsdice_demo.text.render import markdown
 
 
 def tight(html: str) -> str:

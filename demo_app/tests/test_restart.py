@@ -26,10 +26,10 @@ from liarsdice.reducer import replay
 from liarsdice.ruleset import Ruleset
 from liarsdice.serialization import from_data
 from liarsdice_demo import create_app
-from liarsdice_demo.composition import parse_config
-from liarsdice_demo.driving import RESUME_GRACE
-from liarsdice_demo.live_store import LiveStore, StoreConflict
-from liarsdice_demo.redis_store import RedisStore
+from liarsdice_demo.storage.live_store import LiveStore, StoreConflict
+from liarsdice_demo.storage.redis_store import RedisStore
+from liarsdice_demo.tables.composition import parse_config
+from liarsdice_demo.tables.driving import RESUME_GRACE
 
 from .conftest import Tab, WSPlayer
 from .test_served import free_port, post, serving
@@ -126,7 +126,7 @@ def test_a_finished_game_that_was_not_saved_is_saved_once_on_restart(tmp_path: P
 def test_a_finished_game_the_database_refused_is_saved_when_it_takes_it(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
-    from liarsdice_demo.hub import _expired
+    from liarsdice_demo.tables.sweep import expired
 
     app = create_app({**SETTINGS, "DATABASE": str(tmp_path / "demo.sqlite")})
     hub = hub_of(app)
@@ -150,12 +150,12 @@ def test_a_finished_game_the_database_refused_is_saved_when_it_takes_it(
             time.sleep(0.01)
         # Unsaved, the finished table is not closed however long it waits.
         assert table.status == "over" and table.game_id is None
-        assert not _expired(table, time.monotonic() + 10**6)
+        assert not expired(table, time.monotonic() + 10**6)
         while table.game_id is None:  # tried again after 1 s, then after 2 s
             assert time.monotonic() < deadline
             time.sleep(0.05)
         assert len(refused) == 2 and len(set(refused)) == 1
-        assert _expired(table, time.monotonic() + 10**6)
+        assert expired(table, time.monotonic() + 10**6)
     finally:
         hub.shutdown()
 

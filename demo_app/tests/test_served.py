@@ -43,7 +43,9 @@ def serving(proc: subprocess.Popen[bytes], host: str, log: Path) -> str:
     deadline = time.monotonic() + 30
     while True:
         try:
-            urllib.request.urlopen(f"http://{host}/api/catalog", timeout=2).close()
+            # A timeout long enough for a loaded machine: a probe given up on still reached the
+            # app, and tests that count requests against a limit would count it twice.
+            urllib.request.urlopen(f"http://{host}/api/catalog", timeout=10).close()
             return host
         except OSError:
             assert proc.poll() is None, log.read_text()

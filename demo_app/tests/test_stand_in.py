@@ -7,12 +7,12 @@ from typing import Any
 
 from liarsdice.events import DiceChanged, Eliminated
 from liarsdice.i18n import Text
-from liarsdice_demo import narrate
-from liarsdice_demo.composition import parse_config
-from liarsdice_demo.driving import RESUME_GRACE
-from liarsdice_demo.seating import Seating
-from liarsdice_demo.stand_in import DEFAULT_GRACE, delay, grace
-from liarsdice_demo.table import TableSession
+from liarsdice_demo.tables.composition import parse_config
+from liarsdice_demo.tables.driving import RESUME_GRACE
+from liarsdice_demo.tables.seating import Seating
+from liarsdice_demo.tables.stand_in import DEFAULT_GRACE, delay, grace
+from liarsdice_demo.tables.table import TableSession
+from liarsdice_demo.text import narrate
 
 from .conftest import Conn, ManualHub
 from .test_websocket import last_state, make_table, sit, wait_until

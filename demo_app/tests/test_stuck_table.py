@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import pytest
 
 from liarsdice.testing.plugins import Immortal, extra_variants
-from liarsdice_demo.composition import parse_config
-from liarsdice_demo.protocol import Intent
-from liarsdice_demo.table import TableSession
+from liarsdice_demo.edge.protocol import Intent
+from liarsdice_demo.tables.composition import parse_config
+from liarsdice_demo.tables.table import TableSession
 
 from .conftest import Conn, ManualHub
 

@@ -1,8 +1,8 @@
-"""The per-client table cap counts live tables only (liarsdice_demo.table_cap)."""
+"""The per-client table cap counts live tables only (liarsdice_demo.tables.table_cap)."""
 
 from __future__ import annotations
 
-from liarsdice_demo.table_cap import counts, held_tables, open_tables
+from liarsdice_demo.tables.table_cap import counts, held_tables, open_tables
 
 
 def record(status: str, client: str = "a") -> dict[str, object]:

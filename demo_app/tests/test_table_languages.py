@@ -7,10 +7,10 @@ import json
 
 from liarsdice.events import BidMade
 from liarsdice.models import Bid, Resolution
-from liarsdice_demo import narrate
-from liarsdice_demo.composition import parse_config
-from liarsdice_demo.protocol import Intent
-from liarsdice_demo.table import TableSession
+from liarsdice_demo.edge.protocol import Intent
+from liarsdice_demo.tables.composition import parse_config
+from liarsdice_demo.tables.table import TableSession
+from liarsdice_demo.text import narrate
 
 from .conftest import Conn, ManualHub
 

@@ -12,22 +12,22 @@ import pytest
 
 from liarsdice.errors import IllegalAction
 from liarsdice.models import Bid, BidAction, CallAction, TimeoutAction
-from liarsdice_demo import intents
-from liarsdice_demo.bot_driver import new_bot, out_of_turn, play_turn
-from liarsdice_demo.clock import TurnClock
-from liarsdice_demo.composition import parse_config
-from liarsdice_demo.driving import RESUME_GRACE, Driver
-from liarsdice_demo.fanout import MAX_CONNS_PER_SEAT, Fanout
-from liarsdice_demo.game_loop import GameLoop
-from liarsdice_demo.live_store import StoreConflict
-from liarsdice_demo.match import OVER, REVEAL, STOPPED, TURN, Match
-from liarsdice_demo.protocol import Intent
-from liarsdice_demo.saving import SAVE_RETRY_MAX, history_record, retry_delay
-from liarsdice_demo.seat import Seat
-from liarsdice_demo.seating import MAX_TOKENS_PER_SEAT, Seating
-from liarsdice_demo.table import TableSession
-from liarsdice_demo.table_errors import KICKED, REPLACED, Forbidden, TableError
-from liarsdice_demo.table_storage import TableStorage
+from liarsdice_demo.edge.protocol import Intent
+from liarsdice_demo.storage.live_store import StoreConflict
+from liarsdice_demo.tables import intents
+from liarsdice_demo.tables.bot_driver import new_bot, out_of_turn, play_turn
+from liarsdice_demo.tables.clock import TurnClock
+from liarsdice_demo.tables.composition import parse_config
+from liarsdice_demo.tables.driving import RESUME_GRACE, Driver
+from liarsdice_demo.tables.fanout import MAX_CONNS_PER_SEAT, Fanout
+from liarsdice_demo.tables.game_loop import GameLoop
+from liarsdice_demo.tables.match import OVER, REVEAL, STOPPED, TURN, Match
+from liarsdice_demo.tables.saving import SAVE_RETRY_MAX, history_record, retry_delay
+from liarsdice_demo.tables.seat import Seat
+from liarsdice_demo.tables.seating import MAX_TOKENS_PER_SEAT, Seating
+from liarsdice_demo.tables.table import TableSession
+from liarsdice_demo.tables.table_errors import KICKED, REPLACED, Forbidden, TableError
+from liarsdice_demo.tables.table_storage import TableStorage
 
 from .conftest import Conn, ManualHub
 
@@ -486,7 +486,7 @@ class StandIn:
             self.hub.forgotten = []  # type: ignore[attr-defined]
             self.hub.forget = self.hub.forgotten.append  # type: ignore[attr-defined]
         self.forgotten: list[str] = self.hub.forgotten  # type: ignore[attr-defined]
-        self.closed: list[str] = []
+        self.closed = 0
         self.lock = threading.RLock()
         self.driving = True
         self.live_key = "uid:1"
@@ -502,8 +502,8 @@ class StandIn:
             self.storage.persist()
         self.broadcasts += 1
 
-    def close(self, reason: str) -> None:
-        self.closed.append(reason)
+    def close(self) -> None:
+        self.closed += 1
 
 
 def seated(table: StandIn, *names: str) -> None:
@@ -559,7 +559,7 @@ def test_the_storage_reloads_and_retries_when_another_copy_committed_first() -> 
     assert mine.driver.named("rearm") and mine.broadcasts == 1  # driven here: re-armed, told
     hub.store.drop("PART")
     mine.storage.refresh()  # the store no longer holds it: closed and forgotten
-    assert mine.forgotten == ["PART"] and len(mine.closed) == 1
+    assert mine.forgotten == ["PART"] and mine.closed == 1
 
 
 def test_the_driver_resumes_the_clock_with_a_grace_saves_an_unsaved_game_and_lets_go() -> None:
@@ -654,7 +654,7 @@ def test_intents_go_to_the_parts_whose_job_each_is() -> None:
 
 
 def test_the_saver_tries_again_while_the_database_refuses_then_shows_the_games_id() -> None:
-    from liarsdice_demo.saving import GameSaver
+    from liarsdice_demo.tables.saving import GameSaver
 
     class Storage:
         def retrying(self, work: Any) -> Any:

@@ -14,12 +14,13 @@ import pytest
 from sqlalchemy import select
 
 from liarsdice.events import GameWon
-from liarsdice_demo import db, history, narrate
-from liarsdice_demo.composition import parse_config
-from liarsdice_demo.match import Match
-from liarsdice_demo.protocol import encode
-from liarsdice_demo.table import TableSession
-from liarsdice_demo.table_errors import TableError
+from liarsdice_demo.edge.protocol import encode
+from liarsdice_demo.storage import db, history
+from liarsdice_demo.tables.composition import parse_config
+from liarsdice_demo.tables.match import Match
+from liarsdice_demo.tables.table import TableSession
+from liarsdice_demo.tables.table_errors import TableError
+from liarsdice_demo.text import narrate
 
 from .conftest import ManualHub
 

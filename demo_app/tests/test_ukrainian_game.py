@@ -12,9 +12,9 @@ import re
 from typing import Any
 
 from liarsdice import i18n
-from liarsdice_demo.composition import parse_config
-from liarsdice_demo.expiry import NEVER_STARTED_SECONDS
-from liarsdice_demo.i18n import DOMAIN
+from liarsdice_demo.tables.composition import parse_config
+from liarsdice_demo.tables.expiry import NEVER_STARTED_SECONDS
+from liarsdice_demo.text.i18n import DOMAIN
 
 from .test_browser import play_until_over
 
@@ -26,7 +26,7 @@ TABLE_WORDS = ["Your dice", "Bids this round", "Table log", "Copy link"]
 ENGLISH = re.compile(
     r"(?<![\w-])(bids?|rounds?|wins the game|counted|challenged|loses|opens)(?![\w-])", re.I
 )
-"""Words of the English log and rulings (``narrate.py``) that no Ukrainian player should see."""
+"""Words of the English log and rulings (``text/narrate.py``) that no Ukrainian player should see."""
 CLOCK = re.compile(r"· \d+\s(\S+)$", re.M)
 """The turn clock after whose turn it is ("Ваш хід · 12 с"): its unit."""
 CYRILLIC = re.compile(r"[а-яіїєґ]", re.I)
@@ -140,7 +140,7 @@ def test_a_table_that_closes_says_so_in_ukrainian(app: Any, live_server: str, br
     page.goto(f"http://{live_server}/t/{table.code}")
     page.wait_for_function("document.querySelector('#connection').textContent.includes('глядач')")
     table.created -= NEVER_STARTED_SECONDS + 1
-    hub._sweep()
+    hub.sweep.run()
     closed = UK.gettext("this table has closed: start a new one from the lobby")
     page.wait_for_function(
         "text => document.querySelector('#connection').textContent.includes(text)", arg=closed

@@ -23,14 +23,14 @@ from liarsdice.events import (
 from liarsdice.models import Bid, BidAction, CallAction, Resolution
 from liarsdice_demo import __main__ as cli
 from liarsdice_demo import create_app
-from liarsdice_demo.composition import ConfigError, parse_config
-from liarsdice_demo.connection import Connection
-from liarsdice_demo.live_store import LiveStore
-from liarsdice_demo.narrate import line, ruling
-from liarsdice_demo.protocol import MAX_MESSAGE, MAX_PAYLOAD_DEPTH, ProtocolError, parse
-from liarsdice_demo.scheduler import Scheduler
-from liarsdice_demo.seating import MAX_TOKENS_PER_SEAT
-from liarsdice_demo.table import TableSession
+from liarsdice_demo.edge.connection import Connection
+from liarsdice_demo.edge.protocol import MAX_MESSAGE, MAX_PAYLOAD_DEPTH, ProtocolError, parse
+from liarsdice_demo.storage.live_store import LiveStore
+from liarsdice_demo.tables.composition import ConfigError, parse_config
+from liarsdice_demo.tables.scheduler import Scheduler
+from liarsdice_demo.tables.seating import MAX_TOKENS_PER_SEAT
+from liarsdice_demo.tables.table import TableSession
+from liarsdice_demo.text.narrate import line, ruling
 
 from .conftest import SETTINGS
 
@@ -222,7 +222,7 @@ def test_cli_parses_and_runs(monkeypatch: Any, tmp_path: Any, capsys: Any) -> No
 
 
 def test_urls_are_printed_without_their_passwords() -> None:
-    from liarsdice_demo.db import shown
+    from liarsdice_demo.storage.db import shown
 
     assert shown("postgresql+psycopg://liar:s3cret@db:5432/dice") == (
         "postgresql+psycopg://liar:***@db:5432/dice"
@@ -236,7 +236,7 @@ def test_urls_are_printed_without_their_passwords() -> None:
 
 
 def test_a_database_url_the_app_cannot_use_is_refused_with_an_example() -> None:
-    from liarsdice_demo.db import engine_for
+    from liarsdice_demo.storage.db import engine_for
 
     for url in ("postgres+psycopg://a:pw@h/d", "liar:pw@h/d"):
         with pytest.raises(RuntimeError, match=r"not a database URL this app knows: .*:\*\*\*@"):
@@ -299,7 +299,7 @@ def test_the_reveal_holds_the_dice_of_a_player_the_call_puts_out(monkeypatch: An
         def start_round(self, rolls: Any = None) -> Any:
             return super().start_round(rolls or {"Iris": [5], "Knox": [1], "Lu": [2]})
 
-    monkeypatch.setattr("liarsdice_demo.match.Game", Rigged)
+    monkeypatch.setattr("liarsdice_demo.tables.match.Game", Rigged)
     config = parse_config(
         {"variants": ["dice-loss", "calza"], "seats": 3, "dice_per_player": 1, "bot_kind": "none"}
     )
@@ -334,7 +334,7 @@ def test_a_finished_table_is_not_listed_while_the_shared_list_is_cached(
 ) -> None:
     import redis
 
-    from liarsdice_demo import hub as hub_module
+    from liarsdice_demo.tables import hub as hub_module
 
     url = redis_url.replace("/0", "/6")
     redis.Redis.from_url(url).flushdb()

@@ -14,9 +14,9 @@ from simple_websocket import ConnectionClosed
 from liarsdice.chance import RiggedRandom
 from liarsdice.events import RoundStarted
 from liarsdice.game import Game
-from liarsdice_demo import history
-from liarsdice_demo.db import engine_for
-from liarsdice_demo.protocol import MAX_MESSAGE
+from liarsdice_demo.edge.protocol import MAX_MESSAGE
+from liarsdice_demo.storage import history
+from liarsdice_demo.storage.db import engine_for
 
 CASINO_RULES: dict[str, Any] = {
     "preset": None,
@@ -250,7 +250,7 @@ def test_a_flood_is_throttled_then_closed_and_other_tables_keep_moving(
     flooder = make_player(made["code"])
     flooder.expect("welcome")
     hub = app.extensions["liarsdice_hub"]
-    from liarsdice_demo.composition import parse_config
+    from liarsdice_demo.tables.composition import parse_config
 
     other = hub.create(parse_config({"preset": "dudo", "seats": 3}), start=True)
     sent = 0
@@ -353,7 +353,7 @@ def rig_dice(monkeypatch: Any, rounds: list[dict[str, list[int]]], rerolls: Any 
                 rolls = queued.pop(0)
             return super().start_round(rolls)
 
-    monkeypatch.setattr("liarsdice_demo.match.Game", RiggedGame)
+    monkeypatch.setattr("liarsdice_demo.tables.match.Game", RiggedGame)
 
 
 def two_humans(app: Any, make_player: Any, variants: list[str]) -> tuple[Any, Any, Any, Any]:

@@ -34,7 +34,7 @@ from playwright.sync_api import Page, sync_playwright
 from werkzeug.serving import make_server
 
 from liarsdice_demo import create_app
-from liarsdice_demo.composition import parse_config
+from liarsdice_demo.tables.composition import parse_config
 
 HERE = Path(__file__).resolve().parent
 CHROMIUM = Path("/usr/bin/chromium")

@@ -1,13 +1,14 @@
 """liarsdice-demo: play any combination of installed liarsdice variants in the browser.
 
-``create_app(config)`` is the app factory: SQL storage (:mod:`.db`, SQLite by default), players by cookie
-(:mod:`.players`), the request guard (:mod:`.guard`: CSRF, security headers, ProxyFix), the
-per-client rate limits (:mod:`.limits`), the per-client cap on requests in flight and the
-deadline for request bodies (:mod:`.admission`), the table hub (:mod:`.hub`), the WebSocket endpoint
-(:mod:`.sockets`, with its socket gate :mod:`.gate`), the languages (:mod:`.i18n`: Flask-Babel,
-English, Ukrainian and Russian) and the blueprints for the lobby, the JSON API and the other
-pages. Run it with ``liarsdice-demo``, which serves it with gunicorn's gevent
-worker (:mod:`.serve`), or under a gunicorn command line of your own (see the README).
+``create_app(config)`` is the app factory: SQL storage (:mod:`.storage.db`, SQLite by default),
+players by cookie (:mod:`.storage.players`), the request guard (:mod:`.edge.guard`: CSRF, security
+headers, ProxyFix), the per-client rate limits (:mod:`.edge.limits`), the per-client cap on
+requests in flight and the deadline for request bodies (:mod:`.edge.admission`), the table hub
+(:mod:`.tables.hub`), the WebSocket endpoint (:mod:`.web.sockets`, with its socket gate
+:mod:`.edge.gate`), the languages (:mod:`.text.i18n`: Flask-Babel, English, Ukrainian and Russian)
+and the blueprints for the lobby, the JSON API and the other pages. Run it with ``liarsdice-demo``,
+which serves it with gunicorn's gevent worker (:mod:`.serve`), or under a gunicorn command line of
+your own (see the README).
 """
 
 from __future__ import annotations
@@ -17,28 +18,17 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, Response, current_app, g, jsonify, make_response, render_template, request
+from flask import Flask, Response, current_app, jsonify, make_response, render_template, request
 from flask_babel import gettext
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
-from liarsdice_demo import (
-    admission,
-    api,
-    db,
-    gate,
-    guard,
-    hub,
-    i18n,
-    limits,
-    lobby,
-    pages,
-    persistence,
-    players,
-    sockets,
-    stand_in,
-)
-from liarsdice_demo.live_store import StoreUnavailable
+from liarsdice_demo.edge import admission, gate, guard, limits
+from liarsdice_demo.storage import db, persistence, players
+from liarsdice_demo.storage.live_store import StoreUnavailable
+from liarsdice_demo.tables import hub, stand_in
+from liarsdice_demo.text import i18n
+from liarsdice_demo.web import api, lobby, pages, sockets
 
 log = logging.getLogger(__name__)
 
@@ -73,10 +63,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ``REDIS_URL`` (also read from the plain ``REDIS_URL`` variable): keep live tables in Redis;
     ``BOT_DELAY``/``REVEAL_PAUSE``/``AWAY_GRACE`` (before a bot stands in for an away player):
     seconds; the socket caps, the guard's, the rate limits' and the player expiry's keys:
-    :mod:`.gate`, :mod:`.guard`, :mod:`.limits`, :mod:`.players`). With ``REDIS_URL``, Redis
-    must keep an append-only file (``RuntimeError`` naming the fix, unless
-    ``ALLOW_REDIS_WITHOUT_AOF``: :mod:`.persistence`). A request that finds the table store or
-    the SQL database unreachable gets a 503 with ``Retry-After: OUTAGE_RETRY_AFTER`` (seconds,
+    :mod:`.edge.gate`, :mod:`.edge.guard`, :mod:`.edge.limits`, :mod:`.storage.players`). With
+    ``REDIS_URL``, Redis must keep an append-only file (``RuntimeError`` naming the fix, unless
+    ``ALLOW_REDIS_WITHOUT_AOF``: :mod:`.storage.persistence`). A request that finds the table store
+    or the SQL database unreachable gets a 503 with ``Retry-After: OUTAGE_RETRY_AFTER`` (seconds,
     sent as set). Every error under ``/api/`` is JSON, ``{"ok": false, "error": text}`` (413 and
     503 included); elsewhere it is the error page."""
     app = Flask(__name__, instance_relative_config=True)
@@ -92,7 +82,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         persistence.require_aof(
             app.config["REDIS_URL"], bool(app.config["ALLOW_REDIS_WITHOUT_AOF"])
         )
-    app.after_request(_retry_after_as_set)  # first: it runs after every other hook (the limiter's)
     i18n.init_app(app)
     limits.init_app(app)
     admission.init_app(app)  # inside ProxyFix, which guard.init_app may wrap around it
@@ -129,7 +118,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 def _answer(shown: dict[str, Any], status: int, **extra: Any) -> Response:
     """An error answer: JSON under ``/api/`` (``shown``'s description as its ``error``, and
-    ``extra``), else the error page showing ``shown`` (:func:`.i18n.http_error`)."""
+    ``extra``), else the error page showing ``shown`` (:func:`.text.i18n.http_error`)."""
     if request.path.startswith("/api/"):
         return make_response(jsonify(ok=False, error=shown["description"], **extra), status)
     return make_response(render_template("error.html", error=shown), status)
@@ -137,20 +126,10 @@ def _answer(shown: dict[str, Any], status: int, **extra: Any) -> Response:
 
 def _unavailable(text: str) -> Response:
     """A 503 saying ``text``, to be retried in ``OUTAGE_RETRY_AFTER`` seconds."""
-    wait = g.retry_after = int(current_app.config["OUTAGE_RETRY_AFTER"])
+    wait = int(current_app.config["OUTAGE_RETRY_AFTER"])
     answer = _answer(i18n.http_error(ServiceUnavailable(text)), 503, retry_after=wait)
     answer.headers["Retry-After"] = str(wait)
     return answer
-
-
-def _retry_after_as_set(response: Response) -> Response:
-    """Send the ``Retry-After`` an answer set (``g.retry_after``) as set: Flask-Limiter's
-    headers, added after the answer is made, rewrite it from its own windows (4, 58 or 59 where
-    5 was set)."""
-    wait = g.get("retry_after")
-    if wait is not None and response.status_code >= 400:
-        response.headers["Retry-After"] = str(wait)
-    return response
 
 
 __all__ = ["create_app"]

@@ -71,8 +71,9 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     from flask import Flask
 
-    from liarsdice_demo import persistence, serve
-    from liarsdice_demo.db import shown
+    from liarsdice_demo import serve
+    from liarsdice_demo.storage import persistence
+    from liarsdice_demo.storage.db import shown
 
     allowed = args.allow_redis_without_aof or ALLOW_VARIABLE in os.environ
     if redis_url and not allowed:  # said here, not as a traceback from each worker

@@ -4,14 +4,14 @@ Contract: :func:`serve` runs ``create_app(config)`` on ``host:port`` under gunic
 workers (one, the embedded default; several only with a shared Redis store, see docs/deploy.md)
 until SIGINT or SIGTERM; the app is built inside each worker, after gevent has patched the
 standard library, and its hub is shut down when the worker exits; with a shared store, ``SIGTERM``
-first makes the worker hand its tables over (:meth:`~liarsdice_demo.cluster.Cluster.drain`).
+first makes the worker hand its tables over (:meth:`~liarsdice_demo.storage.cluster.Cluster.drain`).
 A WebSocket costs a few greenlets and one file descriptor, not a thread, so one process holds
 thousands of them (docs/security.md has the measured figures). Before serving, the open-file
 limit is raised to the most the system allows, and gunicorn holds at most as many connections as
-that limit has room for (:func:`~liarsdice_demo.gate.connection_capacity`), so it stops accepting
+that limit has room for (:func:`~liarsdice_demo.edge.gate.connection_capacity`), so it stops accepting
 before a file descriptor runs out; the socket gate keeps room in it for pages. The worker is
 :class:`DemoWorker`: a connection from an address the handshake door is turning away
-(:meth:`~liarsdice_demo.handshakes.HandshakeDoor.turns_away`) is closed as soon as it is accepted.
+(:meth:`~liarsdice_demo.edge.handshakes.HandshakeDoor.turns_away`) is closed as soon as it is accepted.
 After the app is built its objects are frozen out of the garbage collector (:func:`gc.freeze`),
 so a full collection walks only what serving made, not the whole app.
 """
@@ -28,8 +28,8 @@ from typing import Any
 from gunicorn.app.base import BaseApplication
 from gunicorn.workers.ggevent import GeventWorker
 
-from liarsdice_demo import handshakes
-from liarsdice_demo.gate import connection_capacity
+from liarsdice_demo.edge import handshakes
+from liarsdice_demo.edge.gate import connection_capacity
 
 GRACE_SECONDS = 5
 
