@@ -39,7 +39,7 @@ def _lint_imports() -> subprocess.CompletedProcess[str]:
     script = Path(sys.executable).with_name("lint-imports")
     command = [str(script)] if script.exists() else [shutil.which("lint-imports") or "lint-imports"]
     return subprocess.run(
-        [*command, "--config", str(ROOT / "pyproject.toml"), "--no-cache", "--no-logo"],
+        [*command, str(ROOT / "pyproject.toml"), "--no-cache", "--no-logo"],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -11,11 +11,10 @@ variants in their declared order and the baseline last, as a fallback
 
 from __future__ import annotations
 
-import bisect
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from liarsdice import phrases, precedence, rulespage
+from liarsdice import precedence, rulespage
 from liarsdice.combination import option_defaults, resolve_options, structural_problem
 from liarsdice.contracts import call_one
 from liarsdice.discovery import (
@@ -39,10 +38,11 @@ from liarsdice.errors import (
     UnknownOption,
     UnknownVariant,
 )
+from liarsdice.faces import FACES, FaceRules
 from liarsdice.i18n import Text, _
-from liarsdice.limits import MoveLimit, combine
+from liarsdice.ladder import BidLadder
 from liarsdice.memo import Memos
-from liarsdice.models import JSON, Bid, GameState, RankKey, opening_state
+from liarsdice.models import JSON, Bid, RankKey
 from liarsdice.options import CallKind, Option
 from liarsdice.plan import StepPlan
 from liarsdice.presets import Preset
@@ -61,7 +61,6 @@ __all__ = [
     "presets",
 ]
 
-FACES = (1, 2, 3, 4, 5, 6)
 _PROBE_BIDS = tuple(Bid(q, f) for q in range(1, precedence.PROBE_QUANTITIES + 1) for f in FACES)
 
 
@@ -88,7 +87,9 @@ class Ruleset:
     Build it with :meth:`build`. ``variants`` holds the baseline first, then the variants by name;
     ``order`` holds the variants' names in precedence order (asked first, first). ``hooks`` is the
     pre-resolved dispatch facade; ``pm`` is the plugin manager behind it, for callers that want
-    pluggy itself.
+    pluggy itself. The bid ladder and the faces are parts of their own, ``bid_ladder``
+    (:class:`~liarsdice.ladder.BidLadder`) and ``face_rules`` (:class:`~liarsdice.faces.FaceRules`),
+    whose methods the ruleset hands out under the same names (``rank``, ``refused_faces``, ...).
     """
 
     def __init__(
@@ -137,13 +138,21 @@ class Ruleset:
         self.memos = Memos(self.pm)
         #: Which steps of a round the engine takes on its fused path (:mod:`liarsdice.plan`).
         self.plan = StepPlan.of(self.hooks, baseline.plugin)
-        self._ladders: dict[tuple[int, frozenset[int]], tuple[list[RankKey], list[Bid]]] = {}
-        self._ranks: dict[Bid, RankKey] = {}
-        self._limits: dict[tuple[int, int], MoveLimit] = {}
-        #: The faces refused all game when no ``face_allowed`` implementation reads the state or
-        #: the player (asked once, here, instead of on every turn); ``None`` when they may change.
-        fixed = not self.hooks.reads["face_allowed"] & {"state", "player"}
-        self.fixed_refusals = self._refusals(None, None) if fixed else None
+        #: The bid ladder (:mod:`liarsdice.ladder`) and the faces (:mod:`liarsdice.faces`).
+        self.bid_ladder = BidLadder(self.hooks, self.pm, self.options, (*self.order, BASELINE))
+        self.face_rules = FaceRules(self.hooks)
+        # Their methods under the names callers use, bound once here: a call through the ruleset
+        # runs the part's own method, with no wrapper frame between (``rank`` runs for every bid).
+        #: ``liarsdice_bid_rank`` of a bid, asked once per bid: :meth:`BidLadder.rank`.
+        self.rank: Callable[[Bid], RankKey] = self.bid_ladder.rank
+        self.ladder = self.bid_ladder.ladder
+        self.bids_above = self.bid_ladder.bids_above
+        self.move_limit = self.bid_ladder.move_limit
+        self.refused_faces = self.face_rules.refused_faces
+        self.face_refusal = self.face_rules.face_refusal
+        self.wild_faces = self.face_rules.wild_faces
+        #: The faces refused all game, or ``None``: :attr:`FaceRules.fixed_refusals`.
+        self.fixed_refusals = self.face_rules.fixed_refusals
 
     @classmethod
     def build(
@@ -299,97 +308,6 @@ class Ruleset:
                 if option.key == key:
                     return option
         raise UnknownOption(f"unknown option {key}")
-
-    def ladder(
-        self, dice_in_play: int, refused: frozenset[int] = frozenset()
-    ) -> tuple[list[RankKey], list[Bid]]:
-        """Every bid with quantity 1..``dice_in_play`` and a face not in ``refused``, sorted by
-        rank: (rank keys, bids)."""
-        key = (dice_in_play, refused)
-        if key not in self._ladders:
-            rank = self.rank
-            bids = sorted(
-                (Bid(q, f) for q in range(1, dice_in_play + 1) for f in FACES if f not in refused),
-                key=rank,
-            )
-            self._ladders[key] = ([rank(bid) for bid in bids], bids)
-        return self._ladders[key]
-
-    def rank(self, bid: Bid) -> RankKey:
-        """``liarsdice_bid_rank`` of ``bid``, asked once per bid: a rank depends on the bid and
-        the options only (the hook's contract), and the bids that reach it are the valid ones."""
-        found = self._ranks.get(bid)
-        if found is None:
-            found = self._ranks[bid] = self.hooks.bid_rank(bid)
-        return found
-
-    def move_limit(self, players: int, dice_per_player: int) -> MoveLimit:
-        """The most moves (accepted bids, calls and timeouts) a game of these rules may take at a
-        table of ``players`` x ``dice_per_player``, and how that number follows from the plugins'
-        ``liarsdice_game_limit`` answers (see :mod:`liarsdice.limits`). A game with no winner
-        after ``move_limit(...).moves`` moves is stuck."""
-        if players < 1 or dice_per_player < 1:
-            raise ValueError(f"no table of {players} players x {dice_per_player} dice")
-        key = (players, dice_per_player)
-        if key not in self._limits:
-            answers = [
-                (
-                    name,
-                    call_one(
-                        name,
-                        self.pm,
-                        "liarsdice_game_limit",
-                        players=players,
-                        dice_per_player=dice_per_player,
-                        options=self.options,
-                    ),
-                )
-                for name in (*self.order, BASELINE)
-            ]
-            ladder = len(self.ladder(players * dice_per_player)[1])
-            self._limits[key] = combine(players, dice_per_player, ladder, answers)
-        return self._limits[key]
-
-    def bids_above(self, bid: Bid | None, dice_in_play: int) -> list[Bid]:
-        """Bids of the ladder that rank above ``bid`` (all of them when ``bid`` is None)."""
-        keys, bids = self.ladder(dice_in_play)
-        if bid is None:
-            return bids
-        return bids[bisect.bisect_right(keys, self.rank(bid)) :]
-
-    def refused_faces(self, state: GameState, player: str) -> frozenset[int]:
-        """The faces ``player`` may not name in a bid now, by the ``face_allowed`` hook."""
-        if self.fixed_refusals is not None:
-            return self.fixed_refusals
-        return self._refusals(state, player)
-
-    def _refusals(self, state: GameState | None, player: str | None) -> frozenset[int]:
-        return frozenset(
-            face
-            for face in FACES
-            if self.face_refusal(state, player, face) is not None  # type: ignore[arg-type]
-        )
-
-    def face_refusal(self, state: GameState, player: str, face: int) -> str | Text | None:
-        """Why ``player`` may not name ``face`` now (``face_allowed``), or None if they may."""
-        allowed = self.hooks.face_allowed(state, player, face)
-        if isinstance(allowed, str | Text):
-            return allowed
-        if allowed is False:
-            return _("bids on {faces} are not allowed now", faces=phrases.faces(face))
-        return None
-
-    def wild_faces(self, state: GameState | None = None) -> frozenset[int]:
-        """The faces that are wild at ``state`` (default: the start of a game's first round):
-        those the ``matching_faces`` hook counts toward a bid on every other face. ``{1}`` with
-        wild ones, ``{6}`` with wild sixes, empty once ones are locked or in a palifico round.
-        Odds pages, the CLI and the rules page ask this instead of assuming ones."""
-        state = opening_state(10) if state is None else state
-        matching = self.hooks.matching_faces
-        counted = {face: matching(state, face) for face in FACES}
-        return frozenset(
-            wild for wild in FACES if all(wild in counted[face] for face in FACES if face != wild)
-        )
 
     def describe(self, locale: str = "en") -> str:
         """The rules page of this combination, in Markdown, in ``locale`` (see
