@@ -156,7 +156,9 @@ def run(job: dict[str, Any]) -> dict[str, float]:
     }
 
 
-def start_redis() -> tuple[subprocess.Popen[bytes], str]:
+def start_redis(folder: str) -> tuple[subprocess.Popen[bytes], str]:
+    """A redis-server on a free port keeping its append-only file in ``folder``, as the app
+    requires (``persistence.require_aof``), and its URL."""
     server = shutil.which("redis-server")
     if server is None:
         raise SystemExit(
@@ -166,7 +168,19 @@ def start_redis() -> tuple[subprocess.Popen[bytes], str]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     proc = subprocess.Popen(
-        [server, "--port", str(port), "--bind", "127.0.0.1", "--save", ""],
+        [
+            server,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "yes",
+            "--dir",
+            folder,
+        ],
         stdout=subprocess.DEVNULL,
     )
     for _ in range(100):
@@ -201,7 +215,8 @@ def main() -> None:
     parser.add_argument("--skip-embedded", action="store_true")
     parser.add_argument("--threads", action="store_true", help="OS threads, not gevent")
     args = parser.parse_args()
-    server, url = (None, args.redis) if args.redis else start_redis()
+    redis_folder = tempfile.TemporaryDirectory(prefix="liarsdice-load-redis-")
+    server, url = (None, args.redis) if args.redis else start_redis(redis_folder.name)
     rows = []
     if not args.skip_embedded:
         rows += [("embedded, no writes", 1, None, True), ("embedded", 1, None, False)]
@@ -249,6 +264,7 @@ def main() -> None:
         if server is not None:
             server.terminate()
             server.wait(10)
+        redis_folder.cleanup()
 
 
 if __name__ == "__main__":
