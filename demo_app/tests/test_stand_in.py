@@ -56,6 +56,7 @@ def test_an_away_player_gets_a_bot_until_they_come_back(app: Any, make_player: A
     # Knox comes back: the log says so, and his next turn waits for him (no bot plays it).
     back = make_player(code, knox["seat_token"])
     back.expect("welcome")
+    back.expect("state")  # its first state follows the welcome: last_state(back) reads it below
     wait_until(lambda: "Knox is back" in last_state(iris)["log"], timeout=5)
     assert last_state(iris)["table"]["seats"][1]["stand_in"] is False
     assert "Knox повернувся(-лася)" in table.match.log.render("uk")
