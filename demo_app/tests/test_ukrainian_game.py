@@ -29,6 +29,8 @@ ENGLISH = re.compile(
 """Words of the English log and rulings (``text/narrate.py``) that no Ukrainian player should see."""
 CLOCK = re.compile(r"· \d+\s(\S+)$", re.M)
 """The turn clock after whose turn it is ("Ваш хід · 12 с"): its unit."""
+TICKED = r"() => /· \d+\s\S+$/.test(document.getElementById('turn').textContent)"
+"""Whether the turn line shows the clock's seconds (each animation frame writes them)."""
 CYRILLIC = re.compile(r"[а-яіїєґ]", re.I)
 
 
@@ -95,6 +97,8 @@ def test_a_game_in_ukrainian_from_lobby_to_winner(app: Any, live_server: str, br
         return rng.random() < 0.4
 
     page.click("#start")
+    page.wait_for_function(TICKED, timeout=10_000)  # whoever's turn the first is, it is timed
+    clocks.extend(CLOCK.findall(page.inner_text("#turn")))
     play_until_over(page, read_then_choose, seconds=45)
     final = visible_text(page)
     seen.append(final)
