@@ -145,6 +145,7 @@ def test_a_newcomer_at_the_server_cap_waits_for_the_sweep_that_frees_a_place(app
 def test_a_full_server_of_games_being_played_says_a_minute(app: Any) -> None:
     hub = app.extensions["liarsdice_hub"]
     hub.settings["MAX_TABLES"] = 2
+    hub.settings["BOT_DELAY"] = 600  # the bots' games stay in play (at once, one could end first)
     with app.test_request_context("/"):
         for _ in range(2):
             hub.create(parse_config(CONFIG), start=True)
