@@ -69,6 +69,8 @@ def play_until_over(
     """Bid or call whenever the page offers a move (a call when one is offered and
     ``call_first()`` says so), until a winner is shown; the tab's title at each of the player's
     turns."""
+    from playwright.sync_api import Error
+
     titles = []
     deadline = time.monotonic() + seconds
     while not page.is_visible("#winner"):
@@ -76,12 +78,15 @@ def play_until_over(
         if page.is_visible("#actions"):
             titles.append(page.title())
             calls = page.query_selector_all("#calls button")
-            if calls and call_first():
-                calls[0].click()
-            elif page.is_enabled("#bid-button"):
-                page.click("#bid-button")
-            elif calls:
-                calls[0].click()
+            try:  # the actions seen may be gone by the click (a move already sent; the game over)
+                if calls and call_first():
+                    calls[0].click(timeout=2000)
+                elif page.is_enabled("#bid-button"):
+                    page.click("#bid-button", timeout=2000)
+                elif calls:
+                    calls[0].click(timeout=2000)
+            except Error:
+                pass  # the loop looks again
         page.wait_for_timeout(50)
     return titles
 
