@@ -313,8 +313,8 @@ def test_the_live_region_announces_the_turn_the_bids_the_ruling_and_the_winner(
                     assert others and set(others) == {words(locale, "hidden")}, others
                 answered.append(bids.last.inner_text())
                 page.click("#calls button.challenge")
-                page.wait_for_selector("#reveal:visible")
-                shown = page.inner_text("#reveal .ruling")
+                page.wait_for_selector("#now.ruled")
+                shown = page.inner_text("#now .ruling-line")
                 rulings.append((shown, page.get_attribute("#reveal", "data-count")))
             page.wait_for_timeout(200)
         page.wait_for_timeout(50)

@@ -105,7 +105,7 @@ def test_the_reveal_shows_every_die_the_call_counted(
     page.click("#start")
     play_until_over(page)
     assert page.get_attribute("#reveal", "data-count") == "2"
-    assert "2 counted" in page.inner_text("#reveal")
+    assert "2 counted" in page.inner_text("#now .ruling-line")
     assert page.locator("#seats .die.match").count() == 2
     out = page.locator("#seats .seat.out")
     assert out.count() == 1 and out.locator(".die.match").count() == 1

@@ -34,6 +34,12 @@ IN_VIEW = """(text) => {
   });
 }"""
 
+SHOWN_TIMES = """(text) => [...document.querySelectorAll("body *")].filter((e) =>
+  // How many visible elements show `text` as their own (a container's is not counted), the
+  // table log's history and the screen reader's live region (visually hidden) aside.
+  e.textContent.includes(text) && ![...e.children].some((c) => c.textContent.includes(text))
+  && e.checkVisibility() && !e.closest("#log, .visually-hidden")).length"""
+
 SOUNDS = """
 window.sounds = [];
 const Real = window.AudioContext;
@@ -95,8 +101,10 @@ def test_the_bid_you_answer_and_the_ruling_are_on_screen(
         )
         assert page.evaluate("window.scrollY") == 0  # nobody scrolled to get there
         if page.is_visible("#reveal"):
-            ruling = page.inner_text("#reveal .ruling")  # the text: found on screen below
+            ruling = page.inner_text("#now .ruling-line")  # the text: found on screen below
             assert in_view(page, ruling), ruling
+            shown = page.evaluate(SHOWN_TIMES, ruling)
+            assert shown == 1, f"the ruling is shown {shown} times: {ruling}"
             # the revolver's load and pull (casino): "Boris loads 1 of 6 and pulls: click"
             pull = page.evaluate(
                 "() => [...document.querySelectorAll('body *')].map((e) => e.textContent)"

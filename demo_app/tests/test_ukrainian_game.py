@@ -92,8 +92,8 @@ def test_a_game_in_ukrainian_from_lobby_to_winner(app: Any, live_server: str, br
         seen.append(visible_text(page))
         clocks.extend(CLOCK.findall(page.inner_text("#turn")))  # none before its first tick
         log.update(page.locator("#log li").all_inner_texts())
-        if page.is_visible("#reveal .ruling"):
-            rulings.add(page.inner_text("#reveal .ruling"))
+        if page.is_visible("#now .ruling-line"):
+            rulings.add(page.inner_text("#now .ruling-line"))
         return rng.random() < 0.4
 
     page.click("#start")
@@ -103,7 +103,7 @@ def test_a_game_in_ukrainian_from_lobby_to_winner(app: Any, live_server: str, br
     final = visible_text(page)
     seen.append(final)
     log.update(page.locator("#log li").all_inner_texts())
-    rulings.add(page.inner_text("#reveal .ruling"))  # the last call's stays shown
+    rulings.add(page.inner_text("#now .ruling-line"))  # the last call's stays shown
 
     winner = page.inner_text("#winner")
     assert winner.endswith("виграє гру!"), winner

@@ -9,7 +9,8 @@ it opens the lobby, creates a Perudo table with medium bots, starts it, and save
 - ``lobby``: the lobby with the Casino preset's options (and a finished game and a public table
   made beforehand, so each lobby lists the same ones);
 - ``table``: the table mid-round, on your turn with the bid controls;
-- ``reveal``: after your challenge, the cups lifted and the ruling shown;
+- ``reveal``: after your challenge, the cups lifted, the ruling beside the actions and the counted
+  faces under the bids;
 - ``rules``: the rules page of that table.
 
 The dice and the bots' moves are random (the app has no seed), so each run differs in detail.
@@ -144,7 +145,7 @@ def photograph(page: Page, host: str, name: str, out: Path) -> None:
     shoot(page, out / f"{name}-table.jpg")
 
     page.click("#calls button[data-call='challenge']")
-    page.wait_for_selector("#reveal .ruling")
+    page.wait_for_selector("#now.ruled")  # the ruling, beside the actions
     page.evaluate(
         """() => {
           const reveal = document.getElementById("reveal");

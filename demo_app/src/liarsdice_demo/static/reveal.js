@@ -1,6 +1,7 @@
-// The reveal box under the bids: the ruling, the faces that counted and, while the player keeps
-// it up ("Keep the reveal up", `#keep-reveal`), the last reveal with every roll after the next
-// round has started, until they uncheck the box, press "Hide the ruling" or make their move.
+// The reveal box under the bids: the faces that counted (the ruling itself is beside the actions,
+// now.js) and, while the player keeps it up ("Keep the reveal up", `#keep-reveal`), the last
+// ruling with every roll after the next round has started, until they uncheck the box, press
+// "Hide the ruling" or make their move.
 import { PIPS, dieName, el, t } from "./api.js";
 import { countsTheBid, dice } from "./seats.js";
 
@@ -18,17 +19,18 @@ function countedLine(faces) {
 
 function fill(reveal, nameOf, kept) {
   const box = $("reveal");
-  box.hidden = false;
   box.dataset.count = reveal.count ?? "";
   box.classList.toggle("held", kept);
   const counts = reveal.matching_faces && countsTheBid(reveal.call);
-  const parts = [el("p", { class: "ruling" }, reveal.explanation)];
+  // Live, the ruling is beside the actions (now.js); kept up, the round there has moved on.
+  const parts = kept ? [el("p", { class: "ruling" }, reveal.explanation)] : [];
   if (counts) parts.push(countedLine(reveal.matching_faces));
   if (kept) {
     parts.push(el("ul", { class: "held-rolls" }, Object.entries(reveal.rolls ?? {}).map(([name, roll]) =>
       el("li", {}, `${nameOf(name)}: `, el("span", { class: "dice" }, dice(roll, counts ? reveal.matching_faces : null))))));
     parts.push(el("button", { type: "button", id: "reveal-done", onclick: release }, t("hideRuling")));
   }
+  box.hidden = !parts.length; // a timeout counts nothing: the box has nothing to add
   box.replaceChildren(...parts);
 }
 
