@@ -19,26 +19,33 @@ from .conftest import create_in_lobby
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 
-IN_VIEW = """(text) => {
-  // Whether some element showing `text` (its own text, not a container's) lies inside the
-  // viewport, unscrolled, and is not covered by another element.
+SHOWING = """const showing = (text) => [...document.querySelectorAll("body *")].filter((e) =>
+  e.textContent.includes(text) && ![...e.children].some((c) => c.textContent.includes(text)));"""
+"""JavaScript: ``showing(text)``, the elements that show ``text`` as their own (not a container's)."""
+
+
+def with_showing(function: str) -> str:
+    """The JavaScript ``function`` of ``text``, with :data:`SHOWING` in its scope."""
+    return f"(text) => {{ {SHOWING} return ({function})(text); }}"
+
+
+IN_VIEW = with_showing("""(text) => {
+  // Whether some element showing `text` lies inside the viewport, unscrolled, and is not covered
+  // by another element.
   const inside = (r) => r.width > 0 && r.height > 0 && r.top >= 0 && r.left >= 0
     && r.bottom <= innerHeight && r.right <= innerWidth;
-  const all = [...document.querySelectorAll("body *")].filter((e) => e.textContent.includes(text));
-  const leaves = all.filter((e) => ![...e.children].some((c) => c.textContent.includes(text)));
-  return leaves.some((e) => {
+  return showing(text).some((e) => {
     const r = e.getBoundingClientRect();
     if (!inside(r)) return false;
     const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     return top !== null && (e.contains(top) || top.contains(e));
   });
-}"""
+}""")
 
-SHOWN_TIMES = """(text) => [...document.querySelectorAll("body *")].filter((e) =>
-  // How many visible elements show `text` as their own (a container's is not counted), the
-  // table log's history and the screen reader's live region (visually hidden) aside.
-  e.textContent.includes(text) && ![...e.children].some((c) => c.textContent.includes(text))
-  && e.checkVisibility() && !e.closest("#log, .visually-hidden")).length"""
+SHOWN_TIMES = with_showing("""(text) => showing(text).filter((e) =>
+  // How many visible elements show `text`, the table log's history and the screen reader's live
+  // region (visually hidden) aside.
+  e.checkVisibility() && !e.closest("#log, .visually-hidden")).length""")
 
 SOUNDS = """
 window.sounds = [];
@@ -283,6 +290,43 @@ PULLS = """async () => {
     timeout: hit(reveal("timeout", ["Knox"], null), true),
   };
 }"""
+
+
+REVEAL_BOX = """async () => {
+  const { renderReveal } = await import("/static/reveal.js");
+  const box = document.getElementById("reveal");
+  const shown = () => (box.hidden ? null : box.innerText);
+  const challenge = { call: "challenge", explanation: "Iris challenged: 3 counted", losers: ["Iris"],
+    matching_faces: [1, 5], count: 3, rolls: { Iris: [1, 5], Knox: [5, 2] } };
+  const timeout = { call: "timeout", explanation: "Knox's clock ran out", losers: ["Knox"],
+    matching_faces: null, count: null, rolls: null };
+  const says = {};
+  renderReveal(timeout, (n) => n);
+  says.timeout = shown();
+  renderReveal(challenge, (n) => n);
+  says.challenge = shown();
+  document.getElementById("keep-reveal").checked = true;
+  renderReveal(challenge, (n) => n);
+  renderReveal(null, (n) => n);  // the next round: the reveal kept up
+  says.kept = shown();
+  return says;
+}"""
+
+
+def test_the_box_under_the_bids_adds_the_counted_faces_and_keeps_the_ruling_only_when_held(
+    live_server: str, browser: Any
+) -> None:
+    """Live, the ruling is beside the actions (``#now``) and the box under the bids shows only the
+    faces that counted (none: no box); kept up after the round moved on, it shows the ruling and
+    every roll."""
+    page = open_page(browser, DESKTOP)
+    create_in_lobby(page, live_server)  # a table page, its game not started: no state moves it
+    says = page.evaluate(REVEAL_BOX)
+    assert says["timeout"] is None, says
+    assert "Counted faces" in says["challenge"] and "challenged" not in says["challenge"], says
+    kept = says["kept"]
+    assert "Iris challenged: 3 counted" in kept and "Knox: " in kept, says
+    assert not page.errors, page.errors
 
 
 def test_a_pull_is_a_bang_when_the_loser_is_out_unless_the_last_die_may_have_done_it(
