@@ -265,9 +265,10 @@ BUILT_IN = (
         _("Cheko (three ones)"),
         "seed 002",
         _(
-            "Aces count double (ceil(q/2) in, 2q+1 out), dice loss, an exact call that regains a die "
-            "while more than half the dice are in play, whoever's dice changed last opens, a roll-off "
-            'for the first round, no "one one" against a one-die player.'
+            "Aces count double: a bid on aces needs half the quantity, rounded up, and a bid back from "
+            "aces more than twice as many; a round may open on aces. Dice loss, an exact call that "
+            "regains a die while more than half the dice are in play, whoever's dice changed last "
+            'opens, a roll-off for the first round, no "one one" against a one-die player.'
         ),
         ("aces-switch", "dice-loss", "calza", "last-change-opens", "roll-off", "cheko"),
         {
@@ -282,8 +283,9 @@ BUILT_IN = (
         _("Dudo"),
         "seed 003",
         _(
-            "Traditional dudo: wild ones, no bids on ones, the loser loses a die and opens, calza "
-            "regains a die."
+            "Traditional dudo: wild ones, no bids on ones, the loser loses a die, calza regains a "
+            "die. The loser opens the next round: the source does not say who opens, so this is "
+            "our choice."
         ),
         ("dice-loss", "calza"),
         {"calza.reward": "regain-die", "calza.window": "always"},
@@ -294,8 +296,9 @@ BUILT_IN = (
         _("Perudo"),
         "seed 004",
         _(
-            "Aces switch (ceil(q/2) in, 2q+1 out; a round may open on aces), ones wild all game, "
-            "dice loss, the loser opens."
+            "Aces switch: a bid on aces needs half the quantity, rounded up, and a bid back from "
+            "aces more than twice as many; a round may open on aces. Ones wild all game, dice "
+            "loss, the loser opens."
         ),
         ("aces-switch", "dice-loss"),
         {"aces-switch.back": "double-plus-one", "aces-switch.open_on_ones": True},
@@ -306,9 +309,9 @@ BUILT_IN = (
         _("Perudo (boxed rules)"),
         "not a seed; seed 003 mentions them",
         _(
-            "The boxed game's rules: aces switch (ceil(q/2) in, 2q+1 out, no opening on aces "
-            "outside palifico), dice loss, the loser opens, palifico when a player drops to one "
-            "die."
+            "The boxed game's rules: aces switch (a bid on aces needs half the quantity, rounded "
+            "up, and a bid back from aces more than twice as many; no opening on aces outside "
+            "palifico), dice loss, the loser opens, palifico when a player drops to one die."
         ),
         ("aces-switch", "dice-loss", "palifico"),
         {"aces-switch.back": "double-plus-one", "aces-switch.open_on_ones": False},

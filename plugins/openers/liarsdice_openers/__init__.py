@@ -4,7 +4,9 @@ The baseline has seat 1 open the first round and the loser open the next. These 
 other; the engine then moves to the next living player clockwise if the one named is out.
 
 - ``winner-opens`` (seed 000): the winner of the last call opens — the bidder after a failed
-  challenge, the challenger after a caught lie, the caller after a successful exact call.
+  challenge, the challenger after a caught lie, the caller after a successful exact call. A round
+  that ends with no winner (a timeout) leaves the right with the winner of the last call, kept in
+  the plugin's public state; before any call has been won, the baseline's rule stands.
 - ``last-change-opens`` (seed 002): whoever's dice count changed last opens; if nobody's changed
   (an exact call at the starting count), the previous opener opens again.
 - ``roll-off`` (seed 002): for the first round everyone rolls one die; the highest opens, and ties
@@ -14,13 +16,17 @@ other; the engine then moves to the next living player clockwise if the one name
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from random import Random
 
-from liarsdice import GameState, Resolution, VariantInfo, hookimpl
+from liarsdice import GameState, PluginStateSet, Resolution, VariantInfo, hookimpl
 from liarsdice.i18n import Catalog
 from liarsdice.rulestext import RulesText
 
 _, _n = Catalog(__name__).markers()
+
+LAST_CALL_WINNER = "last_call_winner"
+"""``winner-opens``' public state: the winner of the last call that had one."""
 
 NEXT_ROUND_RULES = ("winner-opens", "last-change-opens")
 FIRST_ROUND_RULES = ("roll-off", "random-opener")
@@ -42,8 +48,19 @@ class WinnerOpens:
         )
 
     @hookimpl
-    def liarsdice_next_opener(self, resolution: Resolution) -> str | None:
-        return resolution.winners[0] if resolution.winners else None
+    def liarsdice_settle(self, resolution: Resolution) -> Sequence[PluginStateSet] | None:
+        if not resolution.winners:
+            return None
+        return (PluginStateSet("winner-opens", LAST_CALL_WINNER, resolution.winners[0]),)
+
+    @hookimpl
+    def liarsdice_next_opener(self, state: GameState, resolution: Resolution) -> str | None:
+        """The winner of this call; after a round with no winner (a timeout), the winner of the
+        last call (the engine moves on clockwise if that chair is empty), else the baseline's."""
+        if resolution.winners:
+            return resolution.winners[0]
+        last = state.plugin("winner-opens").get(LAST_CALL_WINNER)
+        return last if isinstance(last, str) else None
 
     @hookimpl
     def liarsdice_describe(self) -> RulesText:
@@ -52,10 +69,13 @@ class WinnerOpens:
                 "next-opener.who": _(
                     "The next round is opened by whoever won the last call: the bidder after a "
                     "failed challenge, the challenger after a caught lie, the caller after a "
-                    "successful exact call. After a timeout the player who timed out opens."
+                    "successful exact call. A timeout is not a call: after a round that ends in a "
+                    "timeout, the winner of the last call opens again. Until someone has won a "
+                    "call, the player who timed out opens."
                 ),
                 "next-opener.out": _(
-                    "If the player named is out, the next living player clockwise opens."
+                    "If that player is out by then, the next living player clockwise of their "
+                    "chair opens."
                 ),
             }
         )

@@ -55,11 +55,52 @@ def test_without_winner_opens_the_loser_opens() -> None:
     assert game.state.next_opener == "Ann"
 
 
-def test_winner_opens_after_a_timeout_falls_back_to_the_player_who_timed_out() -> None:
+def test_winner_opens_before_any_call_is_won_a_timeout_gives_the_baseline_opener() -> None:
     game = _game("winner-opens")
     game.bid("Ann", 2, 5)
     game.timeout("Bob")
     assert game.state.next_opener == "Bob"
+
+
+def test_winner_opens_after_a_timeout_keeps_the_last_call_winner() -> None:
+    game = _game("winner-opens")
+    game.bid("Ann", 6, 5)
+    game.call("Bob")  # a caught lie: Bob won the call
+    game.start_round({"Ann": [5, 5, 1, 2], "Bob": [5, 2, 3, 4, 6], "Cy": [1, 2, 3, 4, 6]})
+    game.bid("Bob", 2, 5)
+    game.timeout("Cy")  # no call: the right to open stays with Bob
+    assert game.state.player("Cy").dice == 4
+    assert game.state.next_opener == "Bob"
+
+
+def test_winner_opens_a_timeout_keeps_the_winner_of_the_last_call_not_of_the_first() -> None:
+    game = _game("winner-opens")
+    game.bid("Ann", 6, 5)
+    game.call("Bob")  # Bob wins
+    game.start_round({"Ann": [5, 5, 1, 2], "Bob": [5, 2, 3, 4, 6], "Cy": [1, 2, 3, 4, 6]})
+    game.bid("Bob", 9, 6)
+    game.call("Cy")  # a caught lie: Cy wins
+    game.start_round({"Ann": [5, 5, 1, 2], "Bob": [5, 2, 3, 4], "Cy": [1, 2, 3, 4, 6]})
+    game.bid("Cy", 2, 5)
+    game.timeout("Ann")
+    assert game.state.next_opener == "Cy"
+
+
+def test_winner_opens_when_the_last_call_winner_is_out_the_next_clockwise_of_that_chair_opens() -> (
+    None
+):
+    players = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+    game = Game(Ruleset.build(["dice-loss", "winner-opens"]), players, dice_per_player=1)
+    game.start_round({"Ann": [2], "Bob": [3], "Cy": [4], "Dee": [6], "Eve": [6]})
+    game.bid("Ann", 1, 5)
+    game.call("Bob")  # a caught lie: Bob wins the call, Ann is out
+    game.start_round({"Bob": [3], "Cy": [4], "Dee": [6], "Eve": [6]})
+    game.timeout("Bob")  # Bob is out: Cy, the next living player clockwise of his chair
+    assert game.state.next_opener == "Cy"
+    game.start_round({"Cy": [4], "Dee": [6], "Eve": [6]})
+    game.bid("Cy", 1, 2)
+    game.timeout("Dee")  # Dee is out; the right to open is still Bob's chair's, not Dee's
+    assert game.state.next_opener == "Cy"
 
 
 def test_last_change_opens_is_the_loser_who_gave_up_a_die() -> None:
