@@ -133,8 +133,13 @@ def test_every_module_opens_with_one_sentence_of_its_job(module: Path) -> None:
     assert not re.search(r"[.!?] [A-Z]", summary), f"{module.name}: two sentences: {summary!r}"
 
 
-DISCOVERY = {"liarsdice/discovery.py", "liarsdice/bots/__init__.py"}
-"""The modules that find plugins (variants, bot kinds): they load them through entry points."""
+DISCOVERY = {
+    "liarsdice/discovery.py",
+    "liarsdice/bots/__init__.py",
+    "liarsdice/testing/replay.py",
+}
+"""The modules that find plugins (variants, bot kinds): they load them through entry points, or
+(the replay of a law's game) by the import path a failure printed."""
 
 
 READING = {"importlib.metadata", "importlib.resources"}
@@ -143,8 +148,10 @@ READING = {"importlib.metadata", "importlib.resources"}
 
 def _imports_by_name(path: Path, *, discovery: bool) -> list[str]:
     """The lines of ``path`` that can import a module by a name computed at run time: a use of
-    ``importlib`` beyond :data:`READING`, of ``__import__``, or (outside a discovery module) of
-    entry points, which load the module they name."""
+    ``importlib`` beyond :data:`READING`, of ``__import__`` or ``pkgutil.resolve_name``, or of
+    entry points, which load the module they name (a discovery module may do all of these)."""
+    if discovery:
+        return []
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
@@ -157,8 +164,8 @@ def _imports_by_name(path: Path, *, discovery: bool) -> list[str]:
         else:
             continue
         for name in names:
-            dynamic = name == "__import__" or (
-                not discovery and name.rsplit(".", 1)[-1] == "entry_points"
+            dynamic = name in ("__import__", "resolve_name") or (
+                name.rsplit(".", 1)[-1] in ("entry_points", "resolve_name")
             )
             if name.split(".")[0] == "importlib" and not any(
                 name == part or name.startswith(f"{part}.") for part in READING

@@ -133,8 +133,14 @@ def test_its_own_tests_pass(package: Path, pytester: pytest.Pytester) -> None:
             installed.__exit__(None, None, None)
         """
     )
-    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-k", "not with", "-q")
-    result.assert_outcomes(passed=6)
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-k", "not with", "-q", "-rs")
+    result.assert_outcomes(passed=7, skipped=1)  # no rules-text snapshot until it is accepted
+    result.stdout.fnmatch_lines(["*no rules-text snapshot of heavy-loss yet*--accept-rules-text*"])
+    accepted = pytester.runpytest_inprocess(
+        "-p", "no:cacheprovider", "-k", "rules-text", "-q", "--accept-rules-text"
+    )
+    accepted.assert_outcomes(passed=1)
+    assert (pytester.path / "heavy_loss" / "tests" / "rules_text" / "heavy-loss.md").is_file()
 
 
 def test_its_python_is_lint_clean(package: Path) -> None:

@@ -231,6 +231,25 @@ def test_nobody_left_alive_is_caught(broken: Callable[..., Ruleset]) -> None:
     assert "nobody alive" in violation.detail
 
 
+def test_a_plugin_failure_met_while_a_law_replays_is_filed_as_the_plugin_s(
+    broken: Callable[..., Ruleset],
+) -> None:
+    """All the laws in their order: the privacy law, which plays rounds again, meets the engine's
+    error first; it is reported as the plugin's failure, naming it, not as a leak of dice."""
+
+    @hookimpl
+    def liarsdice_settle(state: GameState) -> list[Eliminated]:
+        return [Eliminated(p.name, "a massacre") for p in state.alive]
+
+    rules = broken("massacre", liarsdice_settle)
+    game = next(iter(games(rules, count=1)))
+    with pytest.raises(LawViolation) as caught:
+        check_game(rules, game.steps)
+    assert caught.value.law == laws.APPLY
+    assert "left nobody alive (dice-loss took 1 die; massacre put 3 out)" in str(caught.value)
+    assert str(caught.value).count("hook liarsdice_settle") == 1
+
+
 def test_dice_appearing_without_an_effect_break_the_dice_law() -> None:
     game = sound_game()
     steps = list(game.steps)

@@ -66,11 +66,46 @@ def test_one_line_collects_alone_each_compatible_partner_and_any_combination(
     lines = result.stdout.lines
     laws = "test_variant.py::liarsdice_laws[ones-locking]::"
     assert f"{laws}alone" in lines and f"{laws}does-something" in lines
+    assert f"{laws}isolation" in lines and f"{laws}rules-text" in lines
     assert f"{laws}with[calza]" in lines and f"{laws}with[revolver]" in lines
     assert f"{laws}any-combination" in lines
-    # ones-locking conflicts with aces-switch: no such pair.
-    assert not [line for line in lines if "with[aces-switch]" in line]
+    # ones-locking conflicts with aces-switch: the pair is there, to be skipped with the reason.
+    assert f"{laws}with[aces-switch]" in lines
     assert not [line for line in lines if "with[ones-locking]" in line]
+
+
+def test_a_pair_the_rules_refuse_is_skipped_with_the_reason(pytester: pytest.Pytester) -> None:
+    result = run(pytester, 'liarsdice_variant = "ones-locking"\n', "-k", "aces or wild", "-rs")
+    result.assert_outcomes(skipped=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*Ruleset.build refuses aces-switch + ones-locking: aces-switch conflicts with "
+            "ones-locking: choose one of them*",
+            "*Ruleset.build refuses ones-locking + wild-sixes: wild-sixes conflicts with "
+            "ones-locking*",
+        ]
+    )
+
+
+def test_exclude_leaves_a_shipped_law_out_by_name(pytester: pytest.Pytester) -> None:
+    source = """
+        import pytest
+        pytestmark = pytest.mark.liarsdice_variant(
+            "unfair", plugin=Unfair, combine=False, exclude=["challenge_has_one_loser"]
+        )
+    """
+    result = run(pytester, BROKEN.split("pytestmark")[0] + textwrap.dedent(source), "-k", "alone")
+    result.assert_outcomes(passed=1)  # the only law it breaks is left out
+
+
+def test_exclude_names_an_unknown_law(pytester: pytest.Pytester) -> None:
+    source = (
+        "import pytest\npytestmark = pytest.mark.liarsdice_variant('dice-loss', exclude=['nope'])\n"
+    )
+    result = run(pytester, source)
+    result.stdout.fnmatch_lines(
+        ["*exclude=...): no shipped law is called nope; the laws: bid_order*"]
+    )
 
 
 def test_a_module_attribute_asks_too_and_the_laws_pass(pytester: pytest.Pytester) -> None:
@@ -80,15 +115,22 @@ def test_a_module_attribute_asks_too_and_the_laws_pass(pytester: pytest.Pytester
 
 
 def test_a_broken_variant_fails_with_the_law_and_a_shrunk_game(pytester: pytest.Pytester) -> None:
-    result = run(pytester, BROKEN)
-    result.assert_outcomes(failed=1, passed=1)  # it breaks a law, and it does change rulings
+    result = run(pytester, BROKEN, "-rs")
+    # It breaks a law, it does change rulings, it keeps nothing between games, and it has no
+    # rules-text snapshot yet.
+    result.assert_outcomes(failed=1, passed=2, skipped=1)
     result.stdout.fnmatch_lines(
         [
             "*liarsdice laws for unfair*",
             "*law violated: a challenge has exactly one loser*",
             "*ruleset: Ruleset(*unfair*",
             "*example: *",
+            "*replay this game and check every law on it:*",
+            "*-m liarsdice.testing.replay --rules * --players p1,p2* --seed * --choices *"
+            " --plugin unfair=test_variant:Unfair*",
             "*laws_unfair_alone(*",
+            "*no rules-text snapshot of unfair yet: write *rules_text/unfair.md with `pytest "
+            "--accept-rules-text` and commit it*",
         ]
     )
     assert "Traceback" not in result.stdout.str()
@@ -121,7 +163,7 @@ def test_the_own_law_ran():
 
 def test_a_plugin_adds_laws_of_its_own(pytester: pytest.Pytester) -> None:
     result = run(pytester, OWN_LAW, "-p", "no:randomly")
-    result.assert_outcomes(failed=1, passed=2)
+    result.assert_outcomes(failed=1, passed=3, skipped=1)  # no rules-text snapshot: skipped
     result.stdout.fnmatch_lines(
         ["*liarsdice laws for dice-loss (alone)*", "*law violated: nobody bids two of anything*"]
     )

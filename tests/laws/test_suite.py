@@ -55,7 +55,17 @@ def test_law_cases_pair_a_variant_with_each_compatible_one() -> None:
     assert [c.name for c in suite.law_cases("palifico", combine=False)] == [
         "alone",
         "does-something",
+        "isolation",
+        "rules-text",
     ]
+
+
+def test_a_pair_the_rules_refuse_is_a_case_that_says_why() -> None:
+    cases = {case.name: case for case in suite.law_cases("aces-switch")}
+    assert cases["with[ones-locking]"].refusal == (
+        "aces-switch conflicts with ones-locking: choose one of them"
+    )
+    assert not cases["with[calza]"].refusal
 
 
 def test_law_cases_add_economics_only_when_the_variant_has_none() -> None:

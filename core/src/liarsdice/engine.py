@@ -21,6 +21,7 @@ from liarsdice.errors import IllegalAction, PluginError
 from liarsdice.events import (
     BidMade,
     CallMade,
+    DiceChanged,
     Eliminated,
     Event,
     GameStarted,
@@ -363,6 +364,15 @@ def step(rules: Ruleset, state: GameState, action: Action, rng: Random) -> Outco
     return draft.freeze(), events
 
 
+def _taken(batch: Sequence[object]) -> str:
+    """What a plugin's settling effects took away, in words ("" if nothing)."""
+    dice = -sum(e.delta for e in batch if isinstance(e, DiceChanged) and e.delta < 0)
+    players = sum(isinstance(e, Eliminated) for e in batch)
+    parts = [f"took {dice} {'die' if dice == 1 else 'dice'}"] * bool(dice)
+    parts += [f"put {players} out"] * bool(players)
+    return " and ".join(parts)
+
+
 def _end_round(rules: Ruleset, log: _Log, resolution: Resolution, rng: Random) -> None:
     """Rule the round: settle it, put out who has no dice left, then end the game or name the
     next opener (each step on the path :attr:`Ruleset.plan` chose)."""
@@ -370,7 +380,8 @@ def _end_round(rules: Ruleset, log: _Log, resolution: Resolution, rng: Random) -
     draft = log.draft
     log.emit(RoundResolved(resolution))
     state = log.state_for(rules.hooks, "settle")
-    log.effects("settle", rules.hooks.settle(state, resolution, rng), settling=True)
+    settled = rules.hooks.settle(state, resolution, rng)
+    log.effects("settle", settled, settling=True)
     for player in list(draft.players):
         if player.alive and player.dice == 0:
             log.emit(Eliminated(player.name, _("lost their last die")))
@@ -379,8 +390,14 @@ def _end_round(rules: Ruleset, log: _Log, resolution: Resolution, rng: Random) -
     if winners is not None:
         log.emit(GameWon(tuple(winners)))
     elif not alive:
+        taken = {plugin: _taken(batch) for plugin, batch in settled if _taken(batch)}
+        out = [plugin for plugin, batch in settled if any(isinstance(e, Eliminated) for e in batch)]
         raise PluginError(
-            f"the effects of {resolution.call} left nobody alive", hook="liarsdice_settle"
+            f"the effects of {resolution.call} left nobody alive ("
+            + ("; ".join(f"{plugin} {what}" for plugin, what in taken.items()) or "no effects")
+            + ")",
+            plugin=(out or list(taken))[-1] if out or taken else None,
+            hook="liarsdice_settle",
         )
     elif alive == 1:
         raise PluginError(

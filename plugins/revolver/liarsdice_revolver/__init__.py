@@ -166,10 +166,9 @@ def liarsdice_describe(options: Options) -> RulesText:
     own = _(
         """\
 Whoever loses a round takes the revolver. Their first lost round loads {first}; every later loss
-adds one more, and no bullet is ever removed. The cylinder of {chambers} chambers is spun and the
-trigger pulled once, so the chance of a hit is bullets in {chambers}: with all {chambers} chambers
-loaded it is certain. A player who is hit is out, and their dice leave the table with them.
-Survivors keep their bullets.""",
+adds one more, and no bullet is ever removed. The cylinder is spun and the trigger pulled once, so
+the chance of a hit is bullets in {chambers}: with every chamber loaded it is certain. A player who
+is hit is out, and their dice leave the table with them. Survivors keep their bullets.""",
         first=first,
         chambers=chambers,
     )

@@ -340,11 +340,11 @@ def test_revolver_counts_as_economics_on_its_own() -> None:
 def test_rules_text_states_the_configured_numbers() -> None:
     default = rules().describe()
     assert "loads one bullet" in default
-    assert "6 chambers" in default and "bullets in 6" in default
+    assert "bullets in 6" in default and "Chambers in the cylinder: **6**" in default
     custom = rules(chambers=8, initial_bullets=3).describe()
     assert "loads 3 bullets" in custom
-    assert "8 chambers" in custom and "bullets in 8" in custom
-    assert "6 chambers" not in custom
+    assert "bullets in 8" in custom and "bullets in 6" not in custom
+    assert "1 chambers" not in rules(chambers=1).describe()
     assert "Timeouts" in custom and "every remaining chamber" in custom
     assert "Chambers in the cylinder: **8**" in custom
     assert "first lost round: **3**\n" in custom

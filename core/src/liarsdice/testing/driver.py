@@ -4,8 +4,12 @@
 to let the clock run out, which illegal action to try) comes from a *chooser*: a function
 ``choose(n) -> index in range(n)``. The Hypothesis strategy in :mod:`liarsdice.testing.strategies`
 passes one that draws from Hypothesis (so games shrink); :class:`RandomChooser` draws from a seeded
-``Random`` for plain loops. The engine's own randomness (rolls, roll-offs, revolver pulls) always
-comes from ``Random(seed)``, so a recorded game can be replayed exactly.
+``Random`` for plain loops. The game records every answer its chooser gave
+(:attr:`PlayedGame.choices`), so the seed and those answers replay it exactly
+(:mod:`liarsdice.testing.replay`). Each round's dice are dealt from :func:`dice_stream` and
+everything else random (roll-offs, revolver pulls, rerolls) comes from the engine's
+``Random(seed)``: a scenario file that writes the dice out and gives ``"seed": seed`` draws the rest
+alike.
 
 The record is a list of :class:`Step` objects: the state before, what was tried, the events, the
 state after, and — for a refused action — the reasons. Nothing here judges the game: the laws in
@@ -139,12 +143,21 @@ def is_move(step: Step) -> bool:
 
 @attrs.frozen
 class PlayedGame:
-    """A recorded game: its ruleset, its steps and the ruleset's move limit for its table
-    (``None`` when the game never started). ``repr`` is compact, for falsifying examples."""
+    """A recorded game: its ruleset, its steps, the ruleset's move limit for its table (``None``
+    when the game never started) and every answer its chooser gave, in order (with the
+    :class:`NewGame` step's seed, what replays it). ``repr`` is compact, for falsifying examples."""
 
     rules: Ruleset = attrs.field(eq=False)
     steps: tuple[Step, ...]
     limit: MoveLimit | None = attrs.field(default=None, eq=False, repr=False)
+    choices: tuple[int, ...] = attrs.field(default=(), eq=False, repr=False)
+
+    @property
+    def start(self) -> NewGame:
+        """The game's first step: its table and seed."""
+        action = self.steps[0].action
+        assert isinstance(action, NewGame)
+        return action
 
     @property
     def moves(self) -> int:
@@ -250,6 +263,61 @@ def show_state(state: GameState | None) -> str:
     return " | ".join(parts)
 
 
+# --- tables -------------------------------------------------------------------------------------
+
+QUICK_PLAYERS, QUICK_DICE = (2, 4), (1, 3)
+"""The tables games are played at unless told otherwise: 2-4 players with 1-3 dice each."""
+
+
+def quick_shapes(rules: Ruleset) -> list[tuple[int, int]]:
+    """The (players, dice) tables of :data:`QUICK_PLAYERS` x :data:`QUICK_DICE`, moved inside the
+    table size of the ruleset's preset (perudo: 2-4 players with 5 dice each), that no plugin
+    refuses (``liarsdice_table_problem``: teams, 2 or 4 players); smallest first."""
+    (low_players, high_players), (low_dice, high_dice) = QUICK_PLAYERS, QUICK_DICE
+    if rules.preset is not None:
+        low_players, low_dice = rules.preset.size.fit(low_players, low_dice)
+        high_players, high_dice = rules.preset.size.fit(high_players, high_dice)
+    return [
+        (players, dice)
+        for players in range(low_players, high_players + 1)
+        for dice in range(low_dice, high_dice + 1)
+        if rules.table_refusal(players, dice) is None
+    ]
+
+
+def table_near(rules: Ruleset, players: int, dice: int) -> tuple[int, int]:
+    """``(players, dice)`` if the ruleset takes that table, else the nearest of its
+    :func:`quick_shapes` (teams: 4 players for 3). Raises ``ValueError`` when it takes none."""
+    if rules.table_refusal(players, dice) is None:
+        return players, dice
+    shapes = quick_shapes(rules)
+    if not shapes:
+        raise ValueError(f"{rules!r} takes none of the tables {QUICK_PLAYERS} x {QUICK_DICE}")
+    return min(shapes, key=lambda shape: (abs(shape[0] - players) + abs(shape[1] - dice), shape))
+
+
+def seat_names(players: int) -> tuple[str, ...]:
+    """``p1``, ``p2``, ... for a table of ``players``."""
+    return tuple(f"p{seat}" for seat in range(1, players + 1))
+
+
+# --- randomness ---------------------------------------------------------------------------------
+
+
+def dice_stream(seed: int) -> Random:
+    """The stream :func:`play_game` deals each round's dice from, apart from the engine's
+    ``Random(seed)`` (roll-offs, revolver pulls, rerolls)."""
+    return Random(f"dice:{seed}")
+
+
+def start_round(
+    rules: Ruleset, state: GameState, rng: Random, dice: Random
+) -> tuple[GameState, list[Event]]:
+    """Open the next round as :func:`play_game` does: the dice dealt from ``dice``, everything
+    else drawn from ``rng``."""
+    return engine.start_round(rules, state, rng, rolls=engine.deal(dice, state.players))
+
+
 # --- choosers -----------------------------------------------------------------------------------
 
 
@@ -325,15 +393,19 @@ def illegal_actions(rules: Ruleset, state: GameState) -> list[Action]:
 # --- the driver ---------------------------------------------------------------------------------
 
 
-def _error(error: BaseException) -> str:
-    return f"{type(error).__name__}: {error}"
+def plugin_failure(error: BaseException) -> str:
+    """An engine error in words, with the plugin and the hook it names where it names them."""
+    text = f"{type(error).__name__}: {error}"
+    parts = (("plugin", getattr(error, "plugin", None)), ("hook", getattr(error, "hook", None)))
+    named = [f"{what} {value}" for what, value in parts if value and str(value) not in str(error)]
+    return f"{text} ({', '.join(named)})" if named else text
 
 
 def _try_illegal(rules: Ruleset, state: GameState, choose: Chooser, rng: Random) -> Step:
     try:
         candidates = illegal_actions(rules, state)
     except Exception as error:
-        return Step(state, ListMoves(), SETUP, error=_error(error))
+        return Step(state, ListMoves(), SETUP, error=plugin_failure(error))
     action = candidates[choose(len(candidates))]
     snapshot = dumps(state)
     try:
@@ -342,7 +414,9 @@ def _try_illegal(rules: Ruleset, state: GameState, choose: Chooser, rng: Random)
         reasons = tuple(map(str, refused.reasons))
         return Step(state, action, ILLEGAL, (), state, reasons, snapshot, dumps(state))
     except Exception as error:
-        return Step(state, action, ILLEGAL, (), state, None, snapshot, dumps(state), _error(error))
+        return Step(
+            state, action, ILLEGAL, (), state, None, snapshot, dumps(state), plugin_failure(error)
+        )
     return Step(state, action, ILLEGAL, tuple(events), after, None, snapshot, dumps(state))
 
 
@@ -375,7 +449,7 @@ def play_game(
     max_illegal: int | None = None,
     weights: tuple[int, int, int] = (12, 1, 2),
 ) -> PlayedGame:
-    """Play one game and record it.
+    """Play one game and record it (with every answer ``choose`` gave: :attr:`PlayedGame.choices`).
 
     At each turn ``choose`` picks a mode by ``weights`` (legal move, timeout, illegal attempt), then
     the move: the legal moves are the legal calls followed by the legal bids, lowest first, then
@@ -391,12 +465,20 @@ def play_game(
     attempts do not count as moves; at most ``max_illegal`` are made (default: as many as the
     moves allowed), after which the illegal mode plays a legal move instead.
     """
-    rng = Random(seed)
+    rng, dice = Random(seed), dice_stream(seed)
+    answers: list[int] = []
+
+    def answer(n: int) -> int:
+        index = given(n)
+        answers.append(index)
+        return index
+
+    given, choose = choose, answer
     start = NewGame(tuple(players), dice_per_player, seed)
     try:
         state, events = engine.new_game(rules, players, rng, dice_per_player=dice_per_player)
     except Exception as error:
-        return PlayedGame(rules, (Step(None, start, SETUP, error=_error(error)),))
+        return PlayedGame(rules, (Step(None, start, SETUP, error=plugin_failure(error)),))
     limit = rules.move_limit(len(players), dice_per_player)
     budget = limit.moves if max_moves is None else min(max_moves, limit.moves)
     illegal_budget = budget if max_illegal is None else max_illegal
@@ -419,9 +501,9 @@ def play_game(
             if state.over or moves >= budget:
                 break
             try:
-                after, events = engine.start_round(rules, state, rng)
+                after, events = start_round(rules, state, rng, dice)
             except Exception as error:
-                steps.append(Step(state, StartRound(), SETUP, error=_error(error)))
+                steps.append(Step(state, StartRound(), SETUP, error=plugin_failure(error)))
                 break
             steps.append(Step(state, StartRound(), SETUP, tuple(events), after))
             state = after
@@ -453,7 +535,7 @@ def play_game(
                     break
                 action, intent = _with_payload(rules, state, options[choose(len(options))], choose)
             except Exception as error:
-                steps.append(Step(state, ListMoves(), SETUP, error=_error(error)))
+                steps.append(Step(state, ListMoves(), SETUP, error=plugin_failure(error)))
                 break
         moves += 1
         try:
@@ -464,8 +546,8 @@ def play_game(
             )
             break
         except Exception as error:
-            steps.append(Step(state, action, intent, error=_error(error)))
+            steps.append(Step(state, action, intent, error=plugin_failure(error)))
             break
         steps.append(Step(state, action, intent, tuple(events), after))
         state = after
-    return PlayedGame(rules, tuple(steps), limit)
+    return PlayedGame(rules, tuple(steps), limit, tuple(answers))

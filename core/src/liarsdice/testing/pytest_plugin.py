@@ -16,22 +16,33 @@ test item per case of :func:`liarsdice.testing.suite.law_cases`:
   ``dice-loss`` when it has none of its own);
 - ``does-something``: the variant changes at least one legal move or ruling, found by a seeded
   search over games (:mod:`liarsdice.testing.relevance`);
-- ``with[other]``: with each installed variant that ``Ruleset.build`` accepts beside it;
+- ``isolation``: the variant keeps nothing between games (:mod:`liarsdice.testing.isolation`);
+- ``rules-text``: its rules text and behaviour at each option value match the golden file
+  ``rules_text/<variant>.md`` beside the module (:mod:`liarsdice.testing.snapshots`; written with
+  ``--accept-rules-text``, skipped until there is one);
+- ``with[other]``: with each other installed variant (skipped, with ``Ruleset.build``'s reason,
+  where it refuses the two together);
 - ``any-combination``: within any valid combination of the installed variants.
 
 Each item draws whole games with Hypothesis, option values drawn from their declarations, and
 checks every rule law; a failure shows one message: the
 :class:`~liarsdice.testing.laws.LawViolation` (the law, the ruleset, a small example, and the
-plugin and hook when a hook raised or answered out of contract) and Hypothesis's shrunk game. The
+plugin and hook when a hook raised or answered out of contract), Hypothesis's shrunk game and the
+command that replays it (:mod:`liarsdice.testing.replay`; ``--props-export DIR`` also writes it
+as a scenario file). The
 Hypothesis profile comes from ``$HYPOTHESIS_PROFILE`` (``fast`` by default, ``thorough`` for long
 runs). The marker takes several names and these keywords:
 
-- ``combine=False``: only ``alone`` and ``does-something``;
+- ``combine=False``: only ``alone`` and the seeded cases;
 - ``laws=[...]``: game laws of the plugin's own, ``law(rules, steps)`` raising ``LawViolation``,
   checked on every game beside the shipped laws (``ruleset_laws=[...]``: ``law(rules)``);
+- ``exclude=("game_has_one_winner", ...)``: shipped laws left out, by function name;
 - ``plugin=module``: check a plugin that has no entry point yet, installed for the test with
   :func:`liarsdice.testing.plugins.extra_variants` (``plugins={"name": module, ...}`` installs
   several).
+
+A module that sets ``liarsdice_sweep = True`` gets the ``tox -e props`` sweep instead
+(:mod:`liarsdice.testing.pytest_sweep`).
 
 The laws need Hypothesis: ``pip install 'liarsdice-rules[testing]'``. This module imports
 neither Hypothesis nor the engine until a module asks for the laws.
@@ -51,18 +62,41 @@ if TYPE_CHECKING:
     from liarsdice.testing.suite import LawCase
 
 MARKER = "liarsdice_variant"
+SWEEP = "liarsdice_sweep"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    from liarsdice.testing import pytest_sweep
+
+    group = parser.getgroup("liarsdice", "liarsdice rule laws")
+    group.addoption(
+        "--accept-rules-text",
+        action="store_true",
+        help="write each variant's rules-text snapshot (rules_text/<variant>.md) instead of "
+        "comparing it",
+    )
+    group.addoption(
+        "--props-export",
+        metavar="DIR",
+        help="write the game of each law that fails as a scenario file in DIR",
+    )
+    pytest_sweep.add_options(group)
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    from liarsdice.testing import pytest_sweep
+
     config.addinivalue_line(
         "markers",
-        f"{MARKER}(*names, combine=True, laws=(), ruleset_laws=(), plugin=None, plugins=None): run "
-        "the liarsdice rule laws (and these extra laws) against these variants, alone and "
-        "combined with every compatible installed variant",
+        f"{MARKER}(*names, combine=True, laws=(), ruleset_laws=(), exclude=(), plugin=None, "
+        "plugins=None): run the liarsdice rule laws (and these extra laws, but the excluded ones) "
+        "against these variants, alone and combined with every compatible installed variant",
     )
+    pytest_sweep.request_of(config), pytest_sweep.shard_of(config)  # a bad value stops here
+    config.pluginmanager.register(pytest_sweep.SweepReporter(config), "liarsdice-sweep")
 
 
-KEYWORDS = frozenset({"combine", "laws", "ruleset_laws", "plugin", "plugins"})
+KEYWORDS = frozenset({"combine", "laws", "ruleset_laws", "exclude", "plugin", "plugins"})
 
 
 def _laws(collector: pytest.Collector, keyword: str, given: Any) -> tuple[Any, ...]:
@@ -89,14 +123,31 @@ def _requests(name: str, obj: Any) -> list[tuple[tuple[str, ...], dict[str, Any]
     return found
 
 
+def _exclude(collector: pytest.Collector, given: Any) -> tuple[str, ...]:
+    """The shipped laws a marker leaves out, by name; an unknown name is a collection error."""
+    from liarsdice.testing.running import without
+
+    names = (given,) if isinstance(given, str) else tuple(given)
+    try:
+        without(names)
+    except ValueError as error:
+        raise collector.CollectError(f"{MARKER}(exclude=...): {error}") from error
+    return names
+
+
 def pytest_pycollect_makeitem(
     collector: pytest.Module | pytest.Class, name: str, obj: Any
-) -> list[LawSuite] | None:
+) -> list[pytest.Collector] | None:
     """A module (or class) that sets ``pytestmark`` with our marker, or ``liarsdice_variant``,
-    gets a :class:`LawSuite` per variant named."""
+    gets a :class:`LawSuite` per variant named; one that sets ``liarsdice_sweep = True`` gets the
+    sweep."""
+    if name == SWEEP and obj is True:
+        from liarsdice.testing.pytest_sweep import SweepSuite
+
+        return [SweepSuite.from_parent(collector, name=SWEEP)]
     if name not in ("pytestmark", MARKER):
         return None
-    suites = []
+    suites: list[pytest.Collector] = []
     for names, options in _requests(name, obj):
         if not names or not all(isinstance(n, str) for n in names):
             raise collector.CollectError(
@@ -114,6 +165,7 @@ def pytest_pycollect_makeitem(
             extras[names[0]] = options["plugin"]
         laws = _laws(collector, "laws", options.get("laws", ()))
         ruleset_laws = _laws(collector, "ruleset_laws", options.get("ruleset_laws", ()))
+        exclude = _exclude(collector, options.get("exclude", ()))
         for variant in names:
             suites.append(
                 LawSuite.from_parent(
@@ -124,6 +176,7 @@ def pytest_pycollect_makeitem(
                     extras=extras,
                     laws=laws,
                     ruleset_laws=ruleset_laws,
+                    exclude=exclude,
                 )
             )
     return suites or None
@@ -207,6 +260,7 @@ class LawSuite(pytest.Collector):
         extras: dict[str, Any] | None = None,
         laws: tuple[Any, ...] = (),
         ruleset_laws: tuple[Any, ...] = (),
+        exclude: tuple[str, ...] = (),
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -215,6 +269,7 @@ class LawSuite(pytest.Collector):
         self.extras = extras or {}
         self.laws = laws
         self.ruleset_laws = ruleset_laws
+        self.exclude = exclude
 
     def collect(self) -> Sequence[LawItem]:
         from liarsdice.errors import PluginError, RulesetError
@@ -240,16 +295,37 @@ class LawItem(pytest.Item):
         self.examples = 0
 
     def runtest(self) -> None:
-        from liarsdice.testing.running import run_case
+        from liarsdice.testing import snapshots
+        from liarsdice.testing.running import Replays, run_case
+        from liarsdice.testing.suite import SNAPSHOT_CASE
 
         parent = self.parent
         assert isinstance(parent, LawSuite)
+        case = self.case
+        if case.refusal:
+            pytest.skip(f"Ruleset.build refuses {' + '.join(case.include)}: {case.refusal}")
+        if case.name == SNAPSHOT_CASE:
+            path = snapshots.path_for(self.path.parent, case.variant)
+            with _installed(parent.extras):
+                done = snapshots.check(
+                    case.variant, path, accept=self.config.getoption("accept_rules_text")
+                )
+            if not done:
+                pytest.skip(
+                    f"no rules-text snapshot of {case.variant} yet: write {path} with "
+                    "`pytest --accept-rules-text` and commit it"
+                )
+            self.user_properties.append(("snapshot", done))
+            return
+        export = self.config.getoption("props_export")
         with _installed(parent.extras):
             run = run_case(
-                self.case,
+                case,
                 laws=parent.laws,
                 ruleset_laws=parent.ruleset_laws,
+                exclude=parent.exclude,
                 database_key=self.nodeid,
+                replays=Replays(parent.extras, parent.laws, Path(export) if export else None),
             )
         self.examples = run.examples
         self.user_properties.append(("examples", run.examples))

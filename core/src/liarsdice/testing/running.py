@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from liarsdice.models import JSON
 from liarsdice.ruleset import Ruleset
-from liarsdice.testing import PROFILE_VARIABLE
-from liarsdice.testing.driver import PlayedGame, RandomChooser, play_game
+from liarsdice.testing import PROFILE_VARIABLE, isolation, replay
+from liarsdice.testing.driver import PlayedGame, RandomChooser, play_game, seat_names, table_near
 from liarsdice.testing.laws import (
     GAME_LAWS,
     RULESET_LAWS,
@@ -29,7 +30,7 @@ from liarsdice.testing.laws import (
     check_ruleset,
 )
 from liarsdice.testing.relevance import variant_changes_play
-from liarsdice.testing.suite.cases import RELEVANCE_CASE, LawCase
+from liarsdice.testing.suite.cases import ISOLATION_CASE, RELEVANCE_CASE, SNAPSHOT_CASE, LawCase
 
 if TYPE_CHECKING:
     from hypothesis import settings as Settings
@@ -94,6 +95,45 @@ class CaseRun:
         return True
 
 
+_SHIPPED: tuple[Callable[..., None], ...] = (*RULESET_LAWS, *GAME_LAWS)
+SHIPPED_LAWS = {law.__name__: law for law in _SHIPPED}
+"""Every shipped law by its function's name (what ``exclude=`` names)."""
+
+
+def without(exclude: Iterable[str]) -> tuple[tuple[RulesetLaw, ...], tuple[GameLaw, ...]]:
+    """The shipped ruleset laws and game laws but those named in ``exclude``; an unknown name is
+    a ``ValueError`` listing the names."""
+    names = set(exclude)
+    unknown = sorted(names - set(SHIPPED_LAWS))
+    if unknown:
+        raise ValueError(
+            f"no shipped law is called {', '.join(unknown)}; the laws: {', '.join(SHIPPED_LAWS)}"
+        )
+    return (
+        tuple(law for law in RULESET_LAWS if law.__name__ not in names),
+        tuple(law for law in GAME_LAWS if law.__name__ not in names),
+    )
+
+
+@attrs.frozen
+class Replays:
+    """How a failing game is offered for replay: the unpackaged variants and the extra laws the
+    run was made with (named in the replay command), and a folder to write the game to as a
+    scenario file (``None``: none written)."""
+
+    plugins: Mapping[str, Any] = attrs.Factory(dict)
+    laws: Sequence[GameLaw] = ()
+    export: Path | None = None
+
+    def note(self, violation: LawViolation, game: PlayedGame, name: str) -> None:
+        """Attach the replay command to ``violation``; write the scenario file if asked."""
+        violation.add_note(replay.how_to_replay(game, self.plugins, self.laws))
+        if self.export is not None:
+            slug = re.sub(r"[^\w.-]+", "_", name)
+            path = replay.export(game, self.export / f"{slug}.json")
+            violation.add_note(f"the game as a scenario file: {path} (liarsdice adjudicate)")
+
+
 def run_case(
     case: LawCase,
     settings: Settings | None = None,
@@ -102,29 +142,44 @@ def run_case(
     options: Mapping[str, Any] | None = None,
     laws: Sequence[GameLaw] = (),
     ruleset_laws: Sequence[RulesetLaw] = (),
+    exclude: Iterable[str] = (),
     database_key: str = "",
+    seed: int | None = None,
+    replays: Replays | None = None,
 ) -> CaseRun:
     """Run every ruleset law and game law on games drawn for ``case`` (options drawn per example,
     or pinned by ``options``), with ``settings`` (default :func:`hypothesis_settings`); for the
-    :data:`RELEVANCE_CASE`, search for a difference the variant makes instead. ``laws`` and
-    ``ruleset_laws`` are checked beside the shipped ones; ``database_key`` (default: the case id)
-    keeps this run's examples apart in Hypothesis's database from other runs of the same case.
+    :data:`RELEVANCE_CASE`, search for a difference the variant makes instead, and for the
+    :data:`ISOLATION_CASE` check that its games are independent (:mod:`.isolation`). ``laws`` and
+    ``ruleset_laws`` are checked beside the shipped ones but those ``exclude`` names
+    (:func:`without`); ``database_key`` (default: the case id) keeps this run's examples apart in
+    Hypothesis's database from other runs of the same case; a ``seed`` makes the run the same
+    every time.
 
     Raises the (shrunk) :class:`~liarsdice.testing.laws.LawViolation` of the first law broken,
-    with Hypothesis's falsifying example attached as a note.
+    with Hypothesis's falsifying example and the command that replays it (:mod:`.replay`)
+    attached as notes.
     """
     tally = run if run is not None else CaseRun()
+    offer = replays if replays is not None else Replays(laws=laws)
+    if case.refusal:
+        raise KitError(f"{case.id}: Ruleset.build refuses {case.describe()}: {case.refusal}")
+    if case.name == SNAPSHOT_CASE:
+        raise KitError(f"{case.id} compares a golden file: snapshots.check(variant, path) runs it")
     if case.name == RELEVANCE_CASE:
         tally.found = variant_changes_play(case.variant)
+        return tally
+    if case.name == ISOLATION_CASE:
+        tally.found = isolation.check(isolation.rulesets_for(case.variant), fresh=True)
         return tally
     hypothesis = _hypothesis()
     from liarsdice.testing import strategies as lst  # it needs Hypothesis, checked above
 
     rulesets = lst.rulesets(case.candidates, include=case.include, options=options)
-
-    game_laws = (*GAME_LAWS, *laws)
+    kept_ruleset_laws, kept_game_laws = without(exclude)
+    game_laws = (*kept_game_laws, *laws)
     broken: set[tuple[tuple[str, ...], tuple[tuple[str, JSON], ...]]] = set()
-    all_ruleset_laws = (*RULESET_LAWS, *ruleset_laws)
+    all_ruleset_laws = (*kept_ruleset_laws, *ruleset_laws)
 
     def check(game: PlayedGame) -> None:
         key = (game.rules.names, tuple(sorted(game.rules.options.items())))
@@ -134,12 +189,18 @@ def run_case(
             except LawViolation:
                 broken.add(key)  # so that Hypothesis sees it fail again when it replays the game
                 raise
-        check_game(game.rules, game.steps, game_laws)
+        try:
+            check_game(game.rules, game.steps, game_laws)
+        except LawViolation as violation:
+            offer.note(violation, game, case.id)
+            raise
 
     check.__name__ = check.__qualname__ = "laws_" + re.sub(r"\W+", "_", case.id)
     test = hypothesis.given(game=lst.games(rulesets))(check)
     # Keep each case's failures apart in Hypothesis's example database.
     test._hypothesis_internal_add_digest = (database_key or case.id).encode()
+    if seed is not None:
+        test = hypothesis.seed(seed)(test)
     if settings is None:
         # One bug at a time, without the slow "explain" phase: the law message says what broke.
         settings = hypothesis_settings(report_multiple_bugs=False)
@@ -175,16 +236,25 @@ def run_rows(
     games: int = 2,
     seed: int = 0,
     run: CaseRun | None = None,
+    replays: Replays | None = None,
 ) -> CaseRun:
-    """Play ``games`` seeded random games (3 players, 2 dice) of the combination ``names`` at each
-    option row and check every law on them; raises the first ``LawViolation``."""
+    """Play ``games`` seeded random games of the combination ``names`` at each option row, at 3
+    players with 2 dice or the nearest table the ruleset takes (teams: 4 players;
+    :func:`~liarsdice.testing.driver.table_near`), and check every law on them; raises the first
+    ``LawViolation``, with the command that replays its game."""
     tally = run if run is not None else CaseRun()
+    offer = replays if replays is not None else Replays()
     for index, row in enumerate(rows):
         rules = Ruleset.build(names, row)
         check_ruleset(rules)
+        players, dice = table_near(rules, 3, 2)
         for game in range(games):
             tally.add(rules)
             chooser = seed * 100_003 + index * 101 + game
-            played = play_game(rules, ["p1", "p2", "p3"], 2, chooser, RandomChooser(chooser))
-            check_game(rules, played.steps)
+            played = play_game(rules, seat_names(players), dice, chooser, RandomChooser(chooser))
+            try:
+                check_game(rules, played.steps)
+            except LawViolation as violation:
+                offer.note(violation, played, "+".join(rules.names[1:]) or "standard")
+                raise
     return tally

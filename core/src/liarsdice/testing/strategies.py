@@ -24,7 +24,7 @@ from liarsdice.errors import RulesetError
 from liarsdice.models import JSON, Bid
 from liarsdice.options import Option
 from liarsdice.ruleset import BASELINE, FACES, Ruleset, installed
-from liarsdice.testing.driver import PlayedGame, play_game
+from liarsdice.testing.driver import PlayedGame, play_game, quick_shapes, seat_names
 from liarsdice.testing.suite import (
     Fixed,
     declared_options,
@@ -214,7 +214,7 @@ def tables(
 ) -> SearchStrategy[Table]:
     """Table shapes: 2-6 players named ``p1``, ``p2``, ... and 1-5 dice each (by default)."""
     return st.builds(
-        lambda n, dice: Table(tuple(f"p{i}" for i in range(1, n + 1)), dice),
+        lambda n, dice: Table(seat_names(n), dice),
         st.integers(min_players, max_players),
         st.integers(min_dice, max_dice),
     )
@@ -224,14 +224,11 @@ def quick_tables(rules: Ruleset) -> SearchStrategy[Table]:
     """The tables :func:`games` plays by default: 2-4 players with 1-3 dice each, so games end
     quickly, moved inside the table size of the ruleset's preset (perudo: 2-4 players with 5
     dice each), and only those no plugin refuses (``liarsdice_table_problem``: teams, 2 or 4
-    players)."""
-    low_players, low_dice, high_players, high_dice = 2, 1, 4, 3
-    if rules.preset is not None:
-        low_players, low_dice = rules.preset.size.fit(low_players, low_dice)
-        high_players, high_dice = rules.preset.size.fit(high_players, high_dice)
-    return tables(low_players, high_players, low_dice, high_dice).filter(
-        lambda shape: rules.table_refusal(len(shape.players), shape.dice_per_player) is None
-    )
+    players): :func:`~liarsdice.testing.driver.quick_shapes`, shrinking to the smallest."""
+    shapes = quick_shapes(rules)
+    if not shapes:
+        raise InvalidArgument(f"{rules!r} takes none of the quick tables (2-4 players, 1-3 dice)")
+    return st.sampled_from(shapes).map(lambda shape: Table(seat_names(shape[0]), shape[1]))
 
 
 def table_rolls(table: Table) -> SearchStrategy[dict[str, tuple[int, ...]]]:

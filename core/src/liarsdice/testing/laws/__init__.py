@@ -32,8 +32,9 @@ from __future__ import annotations
 import traceback
 from collections.abc import Callable, Iterable, Sequence
 
+from liarsdice.errors import PluginError
 from liarsdice.ruleset import Ruleset
-from liarsdice.testing.driver import Step
+from liarsdice.testing.driver import Step, plugin_failure
 from liarsdice.testing.laws._common import APPLY as APPLY
 from liarsdice.testing.laws._common import DICE as DICE
 from liarsdice.testing.laws._common import ELIMINATED as ELIMINATED
@@ -41,6 +42,7 @@ from liarsdice.testing.laws._common import ENUMERATION as ENUMERATION
 from liarsdice.testing.laws._common import GAMES_END as GAMES_END
 from liarsdice.testing.laws._common import HIDDEN as HIDDEN
 from liarsdice.testing.laws._common import ILLEGAL_NOTHING as ILLEGAL_NOTHING
+from liarsdice.testing.laws._common import INDEPENDENT as INDEPENDENT
 from liarsdice.testing.laws._common import JSON_TRIP as JSON_TRIP
 from liarsdice.testing.laws._common import MEMO as MEMO
 from liarsdice.testing.laws._common import ONE_LOSER as ONE_LOSER
@@ -94,9 +96,15 @@ def check_ruleset(rules: Ruleset, laws: Iterable[RulesetLaw] = RULESET_LAWS) -> 
             raise _crashed(law, rules, error) from error
 
 
-def _crashed(law: Callable[..., None], rules: Ruleset, error: Exception) -> LawViolation:
-    """The violation reported when checking ``law`` raised ``error`` (the message names the plugin
-    and the hook when a hook failed or answered out of contract)."""
+def _crashed(
+    law: Callable[..., None], rules: Ruleset, error: Exception, *, playing: bool = False
+) -> LawViolation:
+    """The violation reported when checking ``law`` raised ``error``. With ``playing`` (a game
+    law), a plugin's failure (a hook that raised or answered out of contract, met while the law
+    played the game again) is reported as such, "legal moves apply without error", naming the
+    plugin and the hook, not as a breach of the law that met it."""
+    if playing and isinstance(error, PluginError):
+        return LawViolation(APPLY, rules, f"the engine raised {plugin_failure(error)}")
     frames = traceback.extract_tb(error.__traceback__)
     where = (
         f" (at {frames[-1].filename}:{frames[-1].lineno} in {frames[-1].name})" if frames else ""
@@ -163,7 +171,7 @@ def check_game(rules: Ruleset, steps: Sequence[Step], laws: Iterable[GameLaw] = 
         except LawViolation:
             raise
         except Exception as error:
-            raise _crashed(law, rules, error) from error
+            raise _crashed(law, rules, error, playing=True) from error
 
 
 __all__ = [

@@ -35,6 +35,7 @@ APPLY = "legal moves apply without error"
 ONE_RULER = "each call is ruled on by one variant, or by variants in a declared order"
 TEXT_ORDER = "variants that change one clause of the rules page are in a declared order"
 GAMES_END = "every game ends within the ruleset's move limit"
+INDEPENDENT = "a game comes out the same whatever was played before it"
 MEMO = "a memoised hook answers as its full call, given what its implementations declare they read"
 
 

@@ -21,7 +21,15 @@ from liarsdice.events import Event
 from liarsdice.models import BidAction, CallAction, GameState, TimeoutAction
 from liarsdice.ruleset import FACES, Ruleset
 from liarsdice.serialization import dumps, to_data
-from liarsdice.testing.driver import NewGame, StartRound, Step, show_state, timeline
+from liarsdice.testing.driver import (
+    NewGame,
+    StartRound,
+    Step,
+    dice_stream,
+    show_state,
+    start_round,
+    timeline,
+)
 from liarsdice.testing.laws._common import HIDDEN, LawViolation, at_step, first_difference
 from liarsdice.testing.laws.public_log import public_events_hide_dice
 from liarsdice.views import player_view, public_events
@@ -165,14 +173,14 @@ def _rounds(played: Sequence[Step]) -> Iterator[tuple[int, list[Step]]]:
             yield index, moves
 
 
-def _play(rules: Ruleset, state: GameState | None, step: Step, rng: Random) -> Any:
+def _play(rules: Ruleset, state: GameState | None, step: Step, rng: Random, dice: Random) -> Any:
     """Play ``step``'s move again from ``state``: (state after, events)."""
     action = step.action
     if isinstance(action, NewGame):
         return engine.new_game(rules, action.players, rng, dice_per_player=action.dice_per_player)
     assert state is not None
     if isinstance(action, StartRound):
-        return engine.start_round(rules, state, rng)
+        return start_round(rules, state, rng, dice)
     assert isinstance(action, BidAction | CallAction | TimeoutAction)
     return engine.step(rules, state, action, rng)
 
@@ -184,13 +192,13 @@ def _rng_before(rules: Ruleset, played: Sequence[Step]) -> list[Any] | None:
     start = played[0].action
     if not isinstance(start, NewGame):
         return None
-    rng = Random(start.seed)
+    rng, dice = Random(start.seed), dice_stream(start.seed)
     states: list[Any] = []
     state: GameState | None = None
     for step in played:
         states.append(rng.getstate())
         try:
-            state, events = _play(rules, state, step, rng)
+            state, events = _play(rules, state, step, rng, dice)
         except Exception:
             return None
         if tuple(events) != step.events:
@@ -223,7 +231,6 @@ def redealt_rounds_look_the_same(rules: Ruleset, steps: Sequence[Step]) -> None:
         for viewer in [*(p.name for p in before.players if p.alive), None]:
             rng = Random()
             rng.setstate(rng_states[index])
-            engine.deal(rng, before.players)  # the draw the real deal made
             seen = after.round.sees(viewer)
             rolls = re_deal(after.round.rolls, seen, Random(f"{after.round.number}:{viewer}"))
             state, events = engine.start_round(rules, before, rng, rolls=rolls)

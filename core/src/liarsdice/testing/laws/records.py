@@ -16,7 +16,7 @@ from liarsdice.models import Action, BidAction, CallAction, GameState, TimeoutAc
 from liarsdice.reducer import apply_event, replay
 from liarsdice.ruleset import Ruleset
 from liarsdice.serialization import dumps, loads
-from liarsdice.testing.driver import NewGame, StartRound, Step, timeline
+from liarsdice.testing.driver import NewGame, StartRound, Step, dice_stream, start_round, timeline
 from liarsdice.testing.laws._common import (
     JSON_TRIP,
     REPLAY,
@@ -83,8 +83,9 @@ def json_round_trip(rules: Ruleset, steps: Sequence[Step]) -> None:
 
 
 def same_seed_same_game(rules: Ruleset, steps: Sequence[Step]) -> None:
-    """Replaying the accepted moves through the engine from ``Random(seed)`` gives the same events
-    and states again (nothing random escapes the injected RNG; refused moves draw nothing)."""
+    """Replaying the accepted moves through the engine from ``Random(seed)`` (and the driver's
+    :func:`~liarsdice.testing.driver.dice_stream`) gives the same events and states again
+    (nothing random escapes the injected RNG; refused moves draw nothing)."""
     played = list(timeline(steps))
     if not played:
         return
@@ -93,7 +94,7 @@ def same_seed_same_game(rules: Ruleset, steps: Sequence[Step]) -> None:
         raise LawViolation(
             SAME_SEED, rules, "the record does not start with a new game", at_step(played[0])
         )
-    rng = Random(start.seed)
+    rng, dice = Random(start.seed), dice_stream(start.seed)
     state: GameState | None = None
     for step in played:
         try:
@@ -103,7 +104,7 @@ def same_seed_same_game(rules: Ruleset, steps: Sequence[Step]) -> None:
                 )
             elif isinstance(step.action, StartRound):
                 assert state is not None
-                state, events = engine.start_round(rules, state, rng)
+                state, events = start_round(rules, state, rng, dice)
             else:
                 assert state is not None
                 assert isinstance(step.action, BidAction | CallAction | TimeoutAction)

@@ -11,19 +11,26 @@ names them all.
 - :func:`valid_combinations` lists every combination of installed variants that
   ``Ruleset.build`` accepts for some option values; :func:`option_rows` gives option values for
   one combination that between them use every value of every option at least once.
+- :mod:`.plan` makes the ``tox -e props`` sweep's plan: a covering array (:mod:`.covering`) of
+  rulesets holding every t-way interaction of variants and option values, or every valid
+  combination, cached in a file and split into shards.
 
 "Compatible" means what ``Ruleset.build`` says: declared requirements and conflicts, each
 plugin's ``liarsdice_combination_problem`` for some option values, and at least one economics
 plugin.
 
 The modules, by job: :mod:`.structure` (which variants go together by their declarations),
-:mod:`.option_values` (option values that build) and :mod:`.cases` (which combinations to check).
+:mod:`.option_values` (option values that build), :mod:`.cases` (which combinations to check),
+:mod:`.covering` (covering arrays under a constraint) and :mod:`.plan` (the sweep's rulesets).
 """
 
 from __future__ import annotations
 
 from liarsdice.testing.suite.cases import (
+    ISOLATION_CASE,
     RELEVANCE_CASE,
+    SEEDED_CASES,
+    SNAPSHOT_CASE,
     LawCase,
     law_cases,
     smallest_combination,
@@ -42,7 +49,10 @@ from liarsdice.testing.suite.option_values import (
 from liarsdice.testing.suite.structure import structurally_valid, valid_subsets
 
 __all__ = [
+    "ISOLATION_CASE",
     "RELEVANCE_CASE",
+    "SEEDED_CASES",
+    "SNAPSHOT_CASE",
     "Fixed",
     "LawCase",
     "buildable",

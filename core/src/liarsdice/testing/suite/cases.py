@@ -12,14 +12,22 @@ from collections.abc import Iterable, Sequence
 import attrs
 
 from liarsdice.combination import providers
-from liarsdice.errors import MissingRequirement, RulesetError
+from liarsdice.errors import MissingRequirement, NoEconomics, RulesetError
 from liarsdice.ruleset import BASELINE, Ruleset, find_variant, installed
 from liarsdice.testing.suite.option_values import Fixed, buildable, playable_options
-from liarsdice.testing.suite.structure import candidates_for
+from liarsdice.testing.suite.structure import candidates_for, valid_subsets
 
 RELEVANCE_CASE = "does-something"
 """The case that checks a variant changes at least one legal move or ruling
 (:mod:`liarsdice.testing.relevance`): a seeded search, not a Hypothesis run."""
+ISOLATION_CASE = "isolation"
+"""The case that checks a variant keeps nothing between games (:mod:`liarsdice.testing.isolation`):
+seeded games in two orders and in a new process."""
+SNAPSHOT_CASE = "rules-text"
+"""The case that compares the variant's rules text and behaviour at each option value with its
+golden file (:mod:`liarsdice.testing.snapshots`)."""
+SEEDED_CASES = (RELEVANCE_CASE, ISOLATION_CASE, SNAPSHOT_CASE)
+"""The cases that play seeded games rather than Hypothesis's."""
 
 
 @attrs.frozen
@@ -35,6 +43,8 @@ class LawCase:
     name: str
     candidates: tuple[str, ...]
     include: tuple[str, ...]
+    refusal: str = ""
+    """Why ``Ruleset.build`` refuses every ruleset of the case (then it is skipped, saying so)."""
 
     @property
     def id(self) -> str:
@@ -72,12 +82,7 @@ def valid_combinations(variants: Iterable[str] | None = None) -> list[tuple[str,
     ``Ruleset.build`` accepts for some option values, smallest first, each sorted."""
     known = installed()
     pool = sorted(set(known if variants is None else variants) - {BASELINE})
-    found = []
-    for size in range(len(pool) + 1):
-        for combo in itertools.combinations(pool, size):
-            if buildable(combo):
-                found.append(combo)
-    return found
+    return [names for names in valid_subsets(pool, ()) if buildable(names)]
 
 
 def _playable(candidates: Sequence[str], include: Sequence[str]) -> bool:
@@ -88,6 +93,19 @@ def _playable(candidates: Sequence[str], include: Sequence[str]) -> bool:
         for size in range(len(optional) + 1)
         for extra in itertools.combinations(optional, size)
     )
+
+
+def _refusal(candidates: Sequence[str], include: Sequence[str]) -> str:
+    """Why no combination of ``candidates`` holding ``include`` builds: what ``Ruleset.build``
+    says of ``include``, alone or (when it lacks economics) beside each other candidate."""
+    for extra in [(), *((name,) for name in candidates if name not in include)]:
+        try:
+            Ruleset.build((*include, *extra))
+        except NoEconomics:
+            continue
+        except RulesetError as error:
+            return str(error)
+    return f"no combination of {', '.join(candidates)} holding {', '.join(include)} builds"
 
 
 def law_cases(variant: str, *, combine: bool = True) -> list[LawCase]:
@@ -122,14 +140,14 @@ def law_cases(variant: str, *, combine: bool = True) -> list[LawCase]:
         )
     cases = [alone]
     if variant != BASELINE:
-        cases.append(attrs.evolve(alone, name=RELEVANCE_CASE))
+        cases += [attrs.evolve(alone, name=name) for name in SEEDED_CASES]
     if not combine:
         return cases
     for other in sorted(set(known) - {BASELINE, variant}):
         pair = tuple(sorted({*include, other}))
         candidates = candidates_for(pair, known)
-        if _playable(candidates, pair):
-            cases.append(LawCase(variant, f"with[{other}]", candidates, pair))
+        refusal = "" if _playable(candidates, pair) else _refusal(candidates, pair)
+        cases.append(LawCase(variant, f"with[{other}]", candidates, pair, refusal))
     everything = tuple(sorted(set(known) - {BASELINE}))
     cases.append(LawCase(variant, "any-combination", everything, include))
     return cases
