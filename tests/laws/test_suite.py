@@ -10,6 +10,7 @@ import pytest
 from liarsdice import Ruleset, VariantInfo, hookimpl
 from liarsdice.errors import PluginError, RulesetError, UnknownVariant
 from liarsdice.testing import LawViolation, extra_variants, running, suite
+from liarsdice.testing.driver import table_near
 
 
 def test_option_rows_use_every_value_of_every_option() -> None:
@@ -179,3 +180,17 @@ def test_a_failing_ruleset_law_is_reported_as_itself_not_as_flaky() -> None:
             running.hypothesis_settings("fast", database=None),
             ruleset_laws=[no_rulesets_with_calza],
         )
+
+
+def test_run_rows_plays_a_table_the_ruleset_takes() -> None:
+    """teams refuses 3 players (2 or 4): the rows are played at 4, the nearest table it takes."""
+    combination = ("dice-loss", "pass", "teams")
+    rows, _ = suite.option_rows(combination)
+    run = running.run_rows(combination, rows, games=2)
+    assert run.examples == 2 * len(rows) and ("pass.limit", "round") in run.values
+
+
+def test_the_nearest_table_is_the_asked_one_when_the_ruleset_takes_it() -> None:
+    assert table_near(Ruleset.build(["dice-loss"]), 3, 2) == (3, 2)
+    assert table_near(Ruleset.build(["dice-loss", "teams"]), 3, 2) == (4, 2)
+    assert table_near(Ruleset.build(preset="perudo"), 3, 2) == (3, 5)

@@ -287,13 +287,17 @@ def quick_shapes(rules: Ruleset) -> list[tuple[int, int]]:
 
 def table_near(rules: Ruleset, players: int, dice: int) -> tuple[int, int]:
     """``(players, dice)`` if the ruleset takes that table, else the nearest of its
-    :func:`quick_shapes` (teams: 4 players for 3). Raises ``ValueError`` when it takes none."""
+    :func:`quick_shapes`, the larger of two as near (teams: 4 players for 3). Raises
+    ``ValueError`` when it takes none."""
     if rules.table_refusal(players, dice) is None:
         return players, dice
     shapes = quick_shapes(rules)
     if not shapes:
         raise ValueError(f"{rules!r} takes none of the tables {QUICK_PLAYERS} x {QUICK_DICE}")
-    return min(shapes, key=lambda shape: (abs(shape[0] - players) + abs(shape[1] - dice), shape))
+    return min(
+        shapes,
+        key=lambda shape: (abs(shape[0] - players) + abs(shape[1] - dice), -shape[0], -shape[1]),
+    )
 
 
 def seat_names(players: int) -> tuple[str, ...]:
