@@ -35,7 +35,7 @@ import pytest
 if TYPE_CHECKING:
     from liarsdice.testing.suite.plan import Plan, PlanRow, Request
 
-EXAMPLES = 100
+EXAMPLES = 80
 """Games per row by default (the thorough profile's other settings)."""
 
 EXAMPLES_VARIABLE = "LIARSDICE_PROPS_EXAMPLES"
