@@ -9,7 +9,6 @@ import os
 import shlex
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -24,23 +23,6 @@ from liarsdice.testing.plugins import extra_variants
 from liarsdice.testing.suite import law_cases, smallest_ruleset
 
 PRESETS = ["casino", "online", "cheko", "dudo", "perudo", "perudo-box"]
-
-UNFAIR = """
-from liarsdice import Resolution, VariantInfo, hookimpl
-
-
-@hookimpl
-def liarsdice_variant_info():
-    return VariantInfo("Unfair", "the wrong player loses")
-
-
-@hookimpl
-def liarsdice_resolve_call(state, player, call, count):
-    placed = state.round.bids[-1]
-    lie = count < placed.bid.quantity
-    loser, winner = (player, placed.player) if lie else (placed.player, player)
-    return Resolution(call, player, placed.player, placed.bid, count, not lie, (loser,), (winner,))
-"""
 
 
 def rulesets() -> list[Ruleset]:
@@ -102,9 +84,9 @@ def test_a_replay_that_diverges_says_so() -> None:
 
 
 @pytest.fixture
-def unfair(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+def unfair(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unfair_source: str) -> str:
     """A broken plugin in an importable module ``unfair_plugin``: the wrong player loses."""
-    (tmp_path / "unfair_plugin.py").write_text(textwrap.dedent(UNFAIR), encoding="utf-8")
+    (tmp_path / "unfair_plugin.py").write_text(unfair_source, encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), *sys.path]))
     return "unfair_plugin"

@@ -4,7 +4,6 @@ JUnit file valid after every item, and the same verdicts whatever the shards."""
 
 from __future__ import annotations
 
-import textwrap
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 from types import SimpleNamespace
@@ -18,22 +17,6 @@ from liarsdice.testing.pytest_sweep import JUnitLog
 
 pytest_plugins = ["pytester"]
 
-UNFAIR = """
-from liarsdice import Resolution, VariantInfo, hookimpl
-
-
-@hookimpl
-def liarsdice_variant_info():
-    return VariantInfo("Unfair", "the wrong player loses")
-
-
-@hookimpl
-def liarsdice_resolve_call(state, player, call, count):
-    placed = state.round.bids[-1]
-    lie = count < placed.bid.quantity
-    loser, winner = (player, placed.player) if lie else (placed.player, player)
-    return Resolution(call, player, placed.player, placed.bid, count, not lie, (loser,), (winner,))
-"""
 
 CONFTEST = """
 from liarsdice.testing.plugins import extra_variants
@@ -53,12 +36,14 @@ def pytest_unconfigure(config):
 
 
 @pytest.fixture
-def sweep(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+def sweep(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, unfair_source: str
+) -> pytest.Pytester:
     """A folder with the sweep's one line and, installed for the run, a broken variant."""
     monkeypatch.setenv("LIARSDICE_PROPS_EXAMPLES", "3")
     monkeypatch.setenv("HYPOTHESIS_PROFILE", "fast")
     pytester.syspathinsert()
-    pytester.makepyfile(unfair=textwrap.dedent(UNFAIR))
+    pytester.makepyfile(unfair=unfair_source)
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_sweep="liarsdice_sweep = True\n")
     return pytester
