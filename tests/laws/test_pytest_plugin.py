@@ -11,9 +11,16 @@ import pytest
 
 # Imported here so that pytester's in-process runs (which forget the modules they import) share
 # them with this process.
+import liarsdice.testing.isolation
+import liarsdice.testing.laws
 import liarsdice.testing.pytest_plugin
+import liarsdice.testing.pytest_sweep
+import liarsdice.testing.replay
+import liarsdice.testing.running
+import liarsdice.testing.snapshots
 import liarsdice.testing.strategies
-import liarsdice.testing.suite  # noqa: F401
+import liarsdice.testing.suite
+import liarsdice.testing.suite.plan  # noqa: F401
 
 pytest_plugins = ["pytester"]
 
@@ -236,3 +243,14 @@ def test_the_plugin_is_registered_through_the_pytest11_entry_point(
 ) -> None:
     plugin = pytestconfig.pluginmanager.get_plugin("liarsdice")
     assert plugin is not None and plugin.__name__ == "liarsdice.testing.pytest_plugin"
+
+
+def test_last_failed_reruns_only_the_case_that_failed(pytester: pytest.Pytester) -> None:
+    """Case names hold brackets (``liarsdice_laws[unfair]``, ``with[calza]``), which pytest reads
+    back from its cache as parameters: the ids are made from text so that ``--lf`` finds them."""
+    pytester.makepyfile(test_variant=textwrap.dedent(BROKEN))
+    first = pytester.runpytest_inprocess("-p", "no:randomly", "-q")
+    first.assert_outcomes(failed=1, passed=2, skipped=1)
+    again = pytester.runpytest_inprocess("-p", "no:randomly", "--lf")
+    again.assert_outcomes(failed=1)
+    again.stdout.fnmatch_lines(["*run-last-failure: rerun previous 1 failure*"])

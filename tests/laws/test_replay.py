@@ -138,3 +138,35 @@ def test_the_command_checks_every_law_and_writes_a_scenario(tmp_path: Path) -> N
     assert "challenge_has_one_loser: holds" in result.output
     assert "FAILS" not in result.output
     assert scenario.run(scenario.load(out))["winners"] == list(game.final.winners)  # type: ignore[union-attr]
+
+
+def test_a_law_the_run_left_out_is_left_out_of_the_replay(unfair: str) -> None:
+    plugin = pytest.importorskip(unfair)
+    with extra_variants({"unfair": plugin}):
+        rules = Ruleset.build(["dice-loss", "unfair"])
+        game = next(
+            game
+            for seed in range(50)
+            if (game := play_game(rules, seat_names(2), 1, seed, RandomChooser(seed)))
+            and any(
+                verdict
+                for law, verdict in replay.verdicts(game)
+                if law == "challenge_has_one_loser"
+            )
+        )
+        spec = replay.spec_of(game, {"unfair": plugin}, exclude=["challenge_has_one_loser"])
+        args = shlex.split(replay.command(spec))[3:]
+        assert args[-2:] == ["--exclude", "challenge_has_one_loser"]
+        result = CliRunner().invoke(replay.main, args)
+    assert "challenge_has_one_loser" not in result.output
+    assert result.exit_code == 0, result.output
+
+
+def test_a_plugin_that_cannot_be_imported_is_a_clear_error() -> None:
+    rules = Ruleset.build(["dice-loss"])
+    game = play_game(rules, seat_names(2), 1, 0, RandomChooser(0))
+    args = shlex.split(replay.command(replay.spec_of(game)))[3:]
+    result = CliRunner().invoke(replay.main, [*args, "--plugin", "mine=no_such_module"])
+    assert result.exit_code == 2
+    assert "No module named 'no_such_module'" in result.output
+    assert "run the command from the folder the tests ran in" in result.output

@@ -4,6 +4,7 @@ JUnit file valid after every item, and the same verdicts whatever the shards."""
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 from types import SimpleNamespace
@@ -11,8 +12,16 @@ from types import SimpleNamespace
 import pytest
 
 # Imported here so that pytester's in-process runs share them with this process.
+import liarsdice.testing.isolation
+import liarsdice.testing.laws
+import liarsdice.testing.pytest_plugin
 import liarsdice.testing.pytest_sweep
-import liarsdice.testing.strategies  # noqa: F401
+import liarsdice.testing.replay
+import liarsdice.testing.running
+import liarsdice.testing.snapshots
+import liarsdice.testing.strategies
+import liarsdice.testing.suite
+import liarsdice.testing.suite.plan  # noqa: F401
 from liarsdice.testing.pytest_sweep import JUnitLog
 
 pytest_plugins = ["pytester"]
@@ -85,6 +94,13 @@ def test_the_plan_comes_first_failures_as_they_happen_and_a_junit_file_as_it_goe
     assert any("-m liarsdice.testing.replay --rules" in line for line in lines[live : live + 8])
     outcomes = result.parseoutcomes()
     assert outcomes.get("failed", 0) >= 1
+    counted = re.search(
+        r"(\d+) rulesets and (\d+) isolation checks; (\d+) games", result.stdout.str()
+    )
+    assert counted, result.stdout.str()
+    rows, isolation, played = map(int, counted.groups())
+    assert rows + isolation == outcomes["failed"] + outcomes.get("passed", 0)
+    assert rows >= outcomes["failed"] and played  # a failing row is counted, with its games
     cases = ElementTree.parse(junit).getroot().iter("testcase")
     assert sum(1 for _ in cases) == outcomes.get("failed", 0) + outcomes.get("passed", 0)
     assert len(list(export.glob("*.json"))) == outcomes["failed"]

@@ -58,6 +58,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from liarsdice.testing.pytest_sweep import child_id
+
 if TYPE_CHECKING:
     from liarsdice.testing.suite import LawCase
 
@@ -144,7 +146,7 @@ def pytest_pycollect_makeitem(
     if name == SWEEP and obj is True:
         from liarsdice.testing.pytest_sweep import SweepSuite
 
-        return [SweepSuite.from_parent(collector, name=SWEEP)]
+        return [SweepSuite.from_parent(collector, name=SWEEP, nodeid=child_id(collector, SWEEP))]
     if name not in ("pytestmark", MARKER):
         return None
     suites: list[pytest.Collector] = []
@@ -171,6 +173,7 @@ def pytest_pycollect_makeitem(
                 LawSuite.from_parent(
                     collector,
                     name=f"liarsdice_laws[{variant}]",
+                    nodeid=child_id(collector, f"liarsdice_laws[{variant}]"),
                     variant=variant,
                     combine=bool(options.get("combine", True)),
                     extras=extras,
@@ -232,7 +235,12 @@ class LawFile(pytest.File):
         if self.problem:
             raise self.CollectError(self.problem)
         return [
-            LawSuite.from_parent(self, name=f"liarsdice_laws[{variant}]", variant=variant)
+            LawSuite.from_parent(
+                self,
+                name=f"liarsdice_laws[{variant}]",
+                nodeid=child_id(self, f"liarsdice_laws[{variant}]"),
+                variant=variant,
+            )
             for variant in self.variants
         ]
 
@@ -280,7 +288,10 @@ class LawSuite(pytest.Collector):
                 cases = law_cases(self.variant, combine=self.combine)
             except (RulesetError, PluginError) as error:
                 raise self.CollectError(f"liarsdice laws for {self.variant}: {error}") from error
-        return [LawItem.from_parent(self, name=case.name, case=case) for case in cases]
+        return [
+            LawItem.from_parent(self, name=case.name, nodeid=child_id(self, case.name), case=case)
+            for case in cases
+        ]
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
         return self.path, None, f"liarsdice rule laws for {self.variant}"

@@ -112,6 +112,13 @@ def examples() -> int:
 # --- collection ---------------------------------------------------------------------------------
 
 
+def child_id(parent: pytest.Collector, name: str) -> str:
+    """The node id of ``parent``'s child ``name``, given as text: pytest reads the ids of
+    ``--lf`` back from text, where a ``[`` starts parameters, so a child named with brackets
+    (``with[calza]``) is found again only if its id was made from text too."""
+    return f"{parent.nodeid}::{name}"
+
+
 class SweepSuite(pytest.Collector):
     """The sweep's items in this shard: one per row of the plan, one per installed variant."""
 
@@ -121,11 +128,17 @@ class SweepSuite(pytest.Collector):
         plan = plan_for(self.config)
         number, count = shard_of(self.config)
         items: list[pytest.Item] = [
-            SweepItem.from_parent(self, name=row.id, row=row) for row in plan.shard(number, count)
+            SweepItem.from_parent(self, name=row.id, nodeid=child_id(self, row.id), row=row)
+            for row in plan.shard(number, count)
         ]
         variants = sorted(set(installed()) - {BASELINE})
         items += [
-            IsolationItem.from_parent(self, name=f"isolation[{name}]", variant=name)
+            IsolationItem.from_parent(
+                self,
+                name=f"isolation[{name}]",
+                nodeid=child_id(self, f"isolation[{name}]"),
+                variant=name,
+            )
             for index, name in enumerate(variants)
             if index % count == number - 1
         ]
@@ -158,23 +171,27 @@ class SweepItem(pytest.Item):
             "thorough", max_examples=examples(), report_multiple_bugs=False
         )
         export = self.config.getoption("props_export")
-        run = running.run_case(
-            case,
-            settings,
-            options=row.options,
-            seed=_seed(plan, row),
-            database_key=f"sweep:{row.id}",
-            replays=running.Replays(export=Path(export) if export else None),
-        )
-        if row.options is not None:
-            isolation.check([Ruleset.build(row.variants, row.options)], games=2)
-        self.user_properties += [
-            ("props_row", row.id),
-            ("examples", run.examples),
-            ("rulesets", len(run.rulesets)),
-            ("values", sorted(run.values, key=repr)),
-            ("seconds", time.perf_counter() - started),
-        ]
+        run = running.CaseRun()
+        try:
+            running.run_case(
+                case,
+                settings,
+                run=run,
+                options=row.options,
+                seed=_seed(plan, row),
+                database_key=f"sweep:{row.id}",
+                replays=running.Replays(export=Path(export) if export else None),
+            )
+            if row.options is not None:
+                isolation.check([Ruleset.build(row.variants, row.options)], games=2)
+        finally:  # a failing row is counted too, with the games it played
+            self.user_properties += [
+                ("props_row", row.id),
+                ("examples", run.examples),
+                ("rulesets", len(run.rulesets)),
+                ("values", sorted(run.values, key=repr)),
+                ("seconds", time.perf_counter() - started),
+            ]
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         return _law_failure(self, excinfo, f"liarsdice sweep, ruleset {self.row.id}:", style)
@@ -269,10 +286,13 @@ class SweepReporter:
     junit: JUnitLog | None = None
     reports: list[pytest.TestReport] = attrs.Factory(list)
 
-    def _write(self, line: str) -> None:
+    def _write(self, line: str, *, first: bool = False) -> None:
+        """A line of our own; the first of a group starts on a line of its own, past any
+        progress marks."""
         reporter = self.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
-            reporter.ensure_newline()
+            if first:
+                reporter.write("\n")
             reporter.write_line(line)
 
     @pytest.hookimpl(tryfirst=True)
@@ -295,7 +315,7 @@ class SweepReporter:
             if self.junit is not None:
                 self.junit.add(report)
             if report.failed:
-                self._write(f"FAILED {report.nodeid}")
+                self._write(f"FAILED {report.nodeid}", first=True)
                 for line in str(report.longrepr).splitlines()[1:3]:
                     self._write(f"  {line}")
                 for line in _replay_lines(str(report.longrepr)):
@@ -361,8 +381,9 @@ def summary(plan: Plan, reports: Sequence[pytest.TestReport], shard: tuple[int, 
         for more, cores in ((each, workers), (each * 5, workers), (each, 4 * workers)):
             minutes = len(plan.rows) * more * per_game / cores / 60
             lines.append(
-                f"  the whole plan ({len(plan.rows)} rulesets) at {more} games each on {cores} "
-                f"workers: about {minutes:.0f} min of checking"
+                f"  the whole plan ({len(plan.rows):,} rulesets) at {more} games each on {cores} "
+                f"worker{'s' if cores != 1 else ''}: about {minutes:.1f} min of checking (a "
+                "failing ruleset costs more: its game is shrunk)"
             )
     return lines
 

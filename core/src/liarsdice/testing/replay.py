@@ -50,6 +50,8 @@ class GameSpec:
     """Variants installed without an entry point: name -> ``module`` or ``module:attribute``."""
     laws: tuple[str, ...] = ()
     """Laws checked beside the shipped ones, as ``module:function``."""
+    exclude: tuple[str, ...] = ()
+    """Shipped laws left out, by name (the marker's ``exclude=``)."""
 
 
 def import_path(thing: Any) -> str | None:
@@ -68,10 +70,13 @@ def import_path(thing: Any) -> str | None:
 
 
 def spec_of(
-    game: PlayedGame, plugins: Mapping[str, Any] | None = None, laws: Iterable[GameLaw] = ()
+    game: PlayedGame,
+    plugins: Mapping[str, Any] | None = None,
+    laws: Iterable[GameLaw] = (),
+    exclude: Iterable[str] = (),
 ) -> GameSpec:
     """The spec of ``game``, played with the unpackaged ``plugins`` (name -> module or object)
-    installed and checked with the extra ``laws``."""
+    installed and checked with the extra ``laws``, without the shipped laws ``exclude`` names."""
     start = game.start
     return GameSpec(
         game.rules.to_data(),
@@ -81,6 +86,7 @@ def spec_of(
         game.choices,
         {name: import_path(plugin) or f"<{plugin!r}>" for name, plugin in (plugins or {}).items()},
         tuple(import_path(law) or f"<{law!r}>" for law in laws),
+        tuple(exclude),
     )
 
 
@@ -109,14 +115,19 @@ def command(spec: GameSpec) -> str:
         words += ["--plugin", f"{name}={path}"]
     for law in spec.laws:
         words += ["--law", law]
+    for name in spec.exclude:
+        words += ["--exclude", name]
     return shlex.join(words)
 
 
 def how_to_replay(
-    game: PlayedGame, plugins: Mapping[str, Any] | None = None, laws: Iterable[GameLaw] = ()
+    game: PlayedGame,
+    plugins: Mapping[str, Any] | None = None,
+    laws: Iterable[GameLaw] = (),
+    exclude: Iterable[str] = (),
 ) -> str:
     """The note a law failure carries: the command that replays its game."""
-    spec = spec_of(game, plugins, laws)
+    spec = spec_of(game, plugins, laws, exclude)
     return f"replay this game and check every law on it:\n  {command(spec)}"
 
 
@@ -158,15 +169,22 @@ def replay(spec: GameSpec) -> PlayedGame:
     return play_game(rules, spec.players, spec.dice, spec.seed, _Replayed(spec.choices))
 
 
-def verdicts(game: PlayedGame, extra: Sequence[GameLaw] = ()) -> list[tuple[str, str | None]]:
-    """Each law's verdict on ``game``: (law name, ``None`` when it holds, else the violation)."""
+def verdicts(
+    game: PlayedGame, extra: Sequence[GameLaw] = (), exclude: Iterable[str] = ()
+) -> list[tuple[str, str | None]]:
+    """Each law's verdict on ``game``: (law name, ``None`` when it holds, else the violation);
+    the shipped laws ``exclude`` names are not checked."""
+    left_out = set(exclude)
     found: list[tuple[str, str | None]] = []
-    try:
-        check_ruleset(game.rules, RULESET_LAWS)
-        found.append(("ruleset laws", None))
-    except LawViolation as violation:
-        found.append(("ruleset laws", str(violation)))
-    for law in (*GAME_LAWS, *extra):
+    for ruleset_law in RULESET_LAWS:
+        if ruleset_law.__name__ in left_out:
+            continue
+        try:
+            check_ruleset(game.rules, (ruleset_law,))
+            found.append((ruleset_law.__name__, None))
+        except LawViolation as violation:
+            found.append((ruleset_law.__name__, str(violation)))
+    for law in (*(law for law in GAME_LAWS if law.__name__ not in left_out), *extra):
         try:
             law(game.rules, game.steps)
             found.append((law.__name__, None))
@@ -255,6 +273,7 @@ def _split(text: str, convert: Callable[[str], Any]) -> tuple[Any, ...]:
     "--plugin", "plugins", multiple=True, help="NAME=MODULE[:ATTR]: an unpackaged variant"
 )
 @click.option("--law", "laws", multiple=True, help="MODULE:FUNCTION: a law of one's own")
+@click.option("--exclude", "exclude", multiple=True, help="a shipped law left out, by name")
 @click.option("--export", "export_to", type=click.Path(path_type=Path), help="write a scenario")
 def main(
     rules: str,
@@ -264,6 +283,7 @@ def main(
     choices: str,
     plugins: tuple[str, ...],
     laws: tuple[str, ...],
+    exclude: tuple[str, ...],
     export_to: Path | None,
 ) -> None:
     """Replay one game of the rule laws and check every law on it (exit status 1 if one fails)."""
@@ -275,13 +295,21 @@ def main(
         _split(choices, int),
         dict(plugin.partition("=")[::2] for plugin in plugins),
         laws,
+        exclude,
     )
-    with installed_for(spec):
+    try:
+        installing = installed_for(spec)
         extra = [_load(law) for law in spec.laws]
+    except (ImportError, AttributeError, ValueError) as error:
+        raise click.BadParameter(
+            f"{error}: run the command from the folder the tests ran in, or put the module's "
+            "folder on PYTHONPATH"
+        ) from error
+    with installing:
         game = replay(spec)
         click.echo("\n".join(game.transcript()))
         failed = False
-        for law, verdict in verdicts(game, extra):
+        for law, verdict in verdicts(game, extra, spec.exclude):
             failed |= verdict is not None
             click.echo(f"{law}: {'holds' if verdict is None else 'FAILS'}")
             if verdict is not None:

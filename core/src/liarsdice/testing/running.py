@@ -117,17 +117,18 @@ def without(exclude: Iterable[str]) -> tuple[tuple[RulesetLaw, ...], tuple[GameL
 
 @attrs.frozen
 class Replays:
-    """How a failing game is offered for replay: the unpackaged variants and the extra laws the
-    run was made with (named in the replay command), and a folder to write the game to as a
-    scenario file (``None``: none written)."""
+    """How a failing game is offered for replay: the unpackaged variants, the extra laws and the
+    shipped laws left out that the run was made with (named in the replay command), and a folder
+    to write the game to as a scenario file (``None``: none written)."""
 
     plugins: Mapping[str, Any] = attrs.Factory(dict)
     laws: Sequence[GameLaw] = ()
     export: Path | None = None
+    exclude: tuple[str, ...] = ()
 
     def note(self, violation: LawViolation, game: PlayedGame, name: str) -> None:
         """Attach the replay command to ``violation``; write the scenario file if asked."""
-        violation.add_note(replay.how_to_replay(game, self.plugins, self.laws))
+        violation.add_note(replay.how_to_replay(game, self.plugins, self.laws, self.exclude))
         if self.export is not None:
             slug = re.sub(r"[^\w.-]+", "_", name)
             path = replay.export(game, self.export / f"{slug}.json")
@@ -161,7 +162,9 @@ def run_case(
     attached as notes.
     """
     tally = run if run is not None else CaseRun()
-    offer = replays if replays is not None else Replays(laws=laws)
+    offer = attrs.evolve(
+        replays if replays is not None else Replays(laws=laws), exclude=tuple(exclude)
+    )
     if case.refusal:
         raise KitError(f"{case.id}: Ruleset.build refuses {case.describe()}: {case.refusal}")
     if case.name == SNAPSHOT_CASE:
