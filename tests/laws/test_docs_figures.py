@@ -23,20 +23,25 @@ def row(cover: str) -> list[int]:
     return [int(number.replace(",", "")) for number in re.findall(r"\d[\d,]*", found.group(1))]
 
 
-def plan(strength: int, cache: pytest.Cache) -> Plan:
-    made, _ = load_plan(Request("cover", strength), Path(cache.mkdir("liarsdice-props")))
+@pytest.fixture
+def plans(pytestconfig: pytest.Config, tmp_path: Path) -> Path:
+    """Where plans are kept: pytest's cache, or a fresh folder under ``-p no:cacheprovider``."""
+    cache = getattr(pytestconfig, "cache", None)
+    return Path(cache.mkdir("liarsdice-props")) if cache is not None else tmp_path
+
+
+def plan(strength: int, plans: Path) -> Plan:
+    made, _ = load_plan(Request("cover", strength), plans)
     return made
 
 
-def test_the_one_way_plan_is_as_the_docs_say(pytestconfig: pytest.Config) -> None:
-    assert pytestconfig.cache is not None
-    one = plan(1, pytestconfig.cache)
+def test_the_one_way_plan_is_as_the_docs_say(plans: Path) -> None:
+    one = plan(1, plans)
     assert row("1") == [len(one.rows)]
 
 
-def test_the_pairwise_plan_is_as_the_docs_and_the_readme_say(pytestconfig: pytest.Config) -> None:
-    assert pytestconfig.cache is not None
-    two = plan(2, pytestconfig.cache)
+def test_the_pairwise_plan_is_as_the_docs_and_the_readme_say(plans: Path) -> None:
+    two = plan(2, plans)
     refused = two.tuples - two.covered
     assert row("2") == [len(two.rows), two.covered, two.tuples, refused]
     assert f"({len(two.rows):,} rulesets today for {two.tuples:,} pairs; {refused:,} pairs" in (

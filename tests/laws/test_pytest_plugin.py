@@ -254,3 +254,21 @@ def test_last_failed_reruns_only_the_case_that_failed(pytester: pytest.Pytester)
     again = pytester.runpytest_inprocess("-p", "no:randomly", "--lf")
     again.assert_outcomes(failed=1)
     again.stdout.fnmatch_lines(["*run-last-failure: rerun previous 1 failure*"])
+
+
+def test_pytest_starts_without_importing_hypothesis_or_numpy(pytester: pytest.Pytester) -> None:
+    """The kit's extra (Hypothesis, numpy) is imported only when a module asks for the laws or
+    the sweep: a pytest run without them installed must not need them."""
+    pytester.makeconftest(
+        """
+        import sys
+
+        def pytest_sessionfinish(session):
+            heavy = sorted({"hypothesis", "numpy"} & set(sys.modules))
+            print("heavy modules:", heavy or "none")
+        """
+    )
+    pytester.makepyfile(test_plain="def test_nothing():\n    pass\n")
+    result = pytester.runpytest_subprocess("-p", "no:randomly", "-s", "--props-shard", "1/2")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*heavy modules: none*"])

@@ -94,7 +94,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "plugins=None): run the liarsdice rule laws (and these extra laws, but the excluded ones) "
         "against these variants, alone and combined with every compatible installed variant",
     )
-    pytest_sweep.request_of(config), pytest_sweep.shard_of(config)  # a bad value stops here
+    pytest_sweep.cover_of(config), pytest_sweep.shard_of(config)  # a bad value stops here
     config.pluginmanager.register(pytest_sweep.SweepReporter(config), "liarsdice-sweep")
 
 

@@ -60,14 +60,20 @@ def add_options(group: Any) -> None:
     group.addoption("--props-junit", metavar="FILE", help="a JUnit file, rewritten after each item")
 
 
-def request_of(config: pytest.Config) -> Request:
-    """The plan the options ask for; a bad value is a ``pytest.UsageError``."""
-    from liarsdice.testing.suite.plan import Request
-
+def cover_of(config: pytest.Config) -> tuple[str, int]:
+    """The plan's mode and strength that ``--props-cover`` asks for; a bad value is a
+    ``pytest.UsageError``."""
     cover = config.getoption("props_cover") or "2"
     if cover not in ("1", "2", "3", "all"):
         raise pytest.UsageError(f"--props-cover takes 1, 2, 3 or all, not {cover!r}")
-    mode, strength = ("all", 0) if cover == "all" else ("cover", int(cover))
+    return ("all", 0) if cover == "all" else ("cover", int(cover))
+
+
+def request_of(config: pytest.Config) -> Request:
+    """The plan the options ask for."""
+    from liarsdice.testing.suite.plan import Request
+
+    mode, strength = cover_of(config)
     return Request(mode, strength, config.getoption("props_sample"), config.getoption("props_seed"))
 
 
