@@ -4,7 +4,8 @@ The game is sequential with explicit chance (every draw is a chance node, see
 :mod:`liarsdice.openspiel.play`), imperfect information, zero-sum, rewarded at the end: the
 winners share +1 and the others -1 (2 players: +1 and -1, as OpenSpiel's ``liars_dice``); a game
 that reaches the ruleset's move limit ends drawn, 0 for all. It is not registered with
-``pyspiel.load_game``: build it with :func:`liarsdice.openspiel.load`.
+``pyspiel.load_game`` by :mod:`liarsdice.openspiel.registry` (its parameters name the rules), or
+built from a ruleset and a root state by :func:`load`.
 """
 
 from __future__ import annotations
@@ -15,10 +16,18 @@ from typing import Any
 import pyspiel
 
 from liarsdice.models import GameState
-from liarsdice.openspiel.actions import move_text
+from liarsdice.openspiel.actions import ActionSpace, move_text
 from liarsdice.openspiel.observers import Observer
 from liarsdice.openspiel.play import Node, Table, choose, draw, returns, start
 from liarsdice.openspiel.records import view_text
+from liarsdice.openspiel.sizes import (
+    MAX_INFO_STATES,
+    MAX_PAYLOADS,
+    chance_outcome_bound,
+    check_size,
+    table_name,
+)
+from liarsdice.ruleset import Ruleset
 from liarsdice.views import player_view
 
 MAX_PLAYERS = 32
@@ -38,14 +47,74 @@ GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"players": 2, "dice": 1},
+    parameter_specification={"players": 2, "dice": 1, "preset": "", "variants": "", "options": ""},
 )
+"""The game's type; its parameters are :mod:`liarsdice.openspiel.registry`'s."""
+
+
+def parameters_of(rules: Ruleset, players: int, dice: int) -> dict[str, int | str]:
+    """The registered game's parameters that name ``rules`` at ``players`` x ``dice``."""
+    data = rules.to_data()
+    options = ";".join(f"{name}:{value}" for name, value in sorted(data["options"].items()))
+    return {
+        "players": players,
+        "dice": dice,
+        "preset": data["preset"] or "",
+        "variants": "+".join(data["variants"]),
+        "options": options,
+    }
+
+
+def load(
+    rules: Ruleset,
+    players: int,
+    dice: int,
+    *,
+    root: GameState | None = None,
+    max_payloads: int = MAX_PAYLOADS,
+    max_info_states: int | None = MAX_INFO_STATES,
+) -> LiarsDiceGame:
+    """The OpenSpiel game of ``rules`` at ``players`` x ``dice`` (each player's starting dice).
+
+    Player ``i`` is seat ``i``: ``p0``, ``p1``... in a new game, or the players of ``root``, a
+    state to start from (between rounds, whose next round is then dealt by chance, or in a round,
+    with its dice as they are), which must seat ``players`` with ``dice_per_player == dice``.
+    ``max_payloads`` is how many payloads one bid or call may carry in a state. Raises
+    :class:`~liarsdice.errors.BadTableSize` for a table the rules do not take,
+    :class:`TableTooLarge` for one too large to use (more than ``max_info_states`` estimated
+    information states, ``None`` for no bound; see :mod:`~liarsdice.openspiel.sizes`).
+    """
+    if players < 2 or dice < 1:
+        raise ValueError(
+            f"a table has 2 players or more with a die or more each, not {players} x {dice}"
+        )
+    if root is not None and (len(root.players) != players or root.dice_per_player != dice):
+        raise ValueError(
+            f"the root state seats {len(root.players)} players with {root.dice_per_player} dice "
+            f"each, not {table_name(players, dice)}"
+        )
+    rules.check_table(players, dice)
+    names = tuple(p.name for p in root.players) if root else tuple(f"p{i}" for i in range(players))
+    living = players if root is None else len(root.alive)
+    space = ActionSpace(rules, living * dice, max_payloads)
+    in_play = players * dice if root is None else root.dice_in_play
+    table = table_name(players, dice)
+    check_size(rules, table, in_play, dice, space.size, max_info_states)
+    limit = rules.move_limit(players, dice).moves
+    return LiarsDiceGame(
+        Table(rules, names, dice, space, limit, chance_outcome_bound(players)),
+        root,
+        parameters_of(rules, players, dice),
+    )
 
 
 class LiarsDiceGame(pyspiel.Game):
-    """The game of ``table``, from ``root`` (``None``: a new game, seated and dealt by chance)."""
+    """The game of ``table``, from ``root`` (``None``: a new game, seated and dealt by chance),
+    with the registered game's ``parameters`` that name it."""
 
-    def __init__(self, table: Table, root: GameState | None) -> None:
+    def __init__(
+        self, table: Table, root: GameState | None, parameters: Mapping[str, int | str]
+    ) -> None:
         players = len(table.names)
         waits = players if table.rules.out_of_turn else 1  # each move may follow a wait per seat
         info = pyspiel.GameInfo(
@@ -57,7 +126,7 @@ class LiarsDiceGame(pyspiel.Game):
             utility_sum=0.0,
             max_game_length=table.move_limit * waits,
         )
-        super().__init__(GAME_TYPE, info, {"players": players, "dice": table.dice})
+        super().__init__(GAME_TYPE, info, dict(parameters))
         self.table = table
         self._first = start(table, root)
 
