@@ -3,7 +3,7 @@
 The options are those of the other commands (``--preset``, ``--variant``, ``--option``) and of
 the table (``--players``, ``--dice``, ``--bots``, ``--seed``, ``--name``, ``--lang``). The loop is
 :mod:`~liarsdice.cli.terminal_game`, the grammar of what one types
-:mod:`~liarsdice.cli.terminal_input`, the words :mod:`~liarsdice.cli.terminal_words`.
+:mod:`~liarsdice.cli.terminal_input`, the words :mod:`~liarsdice.narration`.
 """
 
 from __future__ import annotations

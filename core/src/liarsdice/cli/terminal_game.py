@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from liarsdice import engine, legality
+from liarsdice import narration as words
 from liarsdice.bots import Bot, interjection
-from liarsdice.cli import terminal_words as words
 from liarsdice.cli.terminal_input import Typed, help_text, parse
 from liarsdice.errors import IllegalAction
 from liarsdice.events import Event, RoundResolved

@@ -1,4 +1,6 @@
-"""The words ``liarsdice play`` prints: events and views as translatable texts, one line each.
+"""A game in words: events and a player's view as translatable texts, one line each.
+
+What ``liarsdice play`` prints, and the PettingZoo environment's ``ansi`` render.
 
 Everything returns :class:`~liarsdice.i18n.Text` (or ``None`` for an event with nothing to say), so
 the loop renders it in the player's language. Names come from :mod:`liarsdice.phrases`; the

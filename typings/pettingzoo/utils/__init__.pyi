@@ -1,0 +1,1 @@
+from pettingzoo.utils import wrappers as wrappers
