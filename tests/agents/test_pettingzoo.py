@@ -136,7 +136,7 @@ def test_the_mask_is_the_legal_moves_of_the_agent_on_turn_only() -> None:
     on_turn = game.agent_selection
     seat = game.possible_agents.index(on_turn)
     mask = game.observe(on_turn)["action_mask"]
-    assert list(np.flatnonzero(mask)) == sorted(game._state.legal_actions(seat))
+    assert list(np.flatnonzero(mask)) == sorted(game.state.legal_actions(seat))
     for other in set(game.possible_agents) - {on_turn}:
         assert not game.observe(other)["action_mask"].any()
 
@@ -151,7 +151,7 @@ def test_the_ansi_render_is_the_agent_to_acts_view_in_words(lang: str, words: st
     text = game.render()
     assert text is not None
     seat = game.possible_agents.index(game.agent_selection)
-    state = game._state.game_state
+    state = game.state.game_state
     assert state is not None and state.round is not None
     own = " ".join(map(str, sorted(state.round.rolls[f"p{seat}"])))
     assert f"{words} {own}" in text

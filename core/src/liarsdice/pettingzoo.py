@@ -90,6 +90,11 @@ class raw_env(AECEnv[str, Observation, int]):
         self._state: bridge.LiarsDiceState = self.game.new_initial_state()
         self.np_random, _ = seeding.np_random(None)
 
+    @property
+    def state(self) -> bridge.LiarsDiceState:
+        """The game now, as the OpenSpiel bridge's state (its ``node`` holds the legal moves)."""
+        return self._state
+
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 

@@ -15,13 +15,14 @@ console script ``liarsdice``.
 
 from __future__ import annotations
 
-from liarsdice.cli import authoring, play, rules, terminal
+from liarsdice.cli import arena, authoring, play, rules, terminal
 from liarsdice.cli.group import EXIT_BAD_INPUT, EXIT_STUCK, cli, main
 from liarsdice.cli.shared import heading
 
 __all__ = [
     "EXIT_BAD_INPUT",
     "EXIT_STUCK",
+    "arena",
     "authoring",
     "cli",
     "heading",

@@ -66,7 +66,19 @@ def game_of(parameters: Mapping[str, object]) -> LiarsDiceGame:
     return load(rules_of(given), players, dice, max_info_states=None)
 
 
+class _Creator:
+    """What OpenSpiel's registry calls: ``_Creator(parameters)`` is :func:`game_of`'s game.
+
+    A class, as OpenSpiel's own Python games register, not a function: the registry is a C++
+    static that outlives the interpreter, and a function it holds the last reference to is freed
+    at exit without the GIL (a fatal error, seen once TextArena or PyTorch was loaded); a class
+    is never freed, being in a reference cycle of its own."""
+
+    def __new__(cls, parameters: Mapping[str, object]) -> LiarsDiceGame:  # type: ignore[misc]
+        return game_of(parameters)
+
+
 def register() -> None:
     """Register the game with OpenSpiel (once; importing :mod:`liarsdice.openspiel` does it)."""
     if GAME_TYPE.short_name not in pyspiel.registered_names():
-        pyspiel.register_game(GAME_TYPE, game_of)
+        pyspiel.register_game(GAME_TYPE, _Creator)
