@@ -204,14 +204,9 @@ def take_seat(code: str) -> Response | tuple[Response, int]:
     player = ensure_player(nickname)
     try:
         seat = table.sit(player["id"], nickname, data.get("key"))
+        token = table.seat_token(seat)  # Forbidden if another process removed the seat meanwhile
     except Forbidden as problem:
         return _refuse(problem.text, 403)
     except TableError as problem:
         return _refuse(problem.text, 409)
-    return jsonify(
-        ok=True,
-        code=table.code,
-        seat=seat.index,
-        name=seat.name,
-        seat_token=table.seat_token(seat),
-    )
+    return jsonify(ok=True, code=table.code, seat=seat.index, name=seat.name, seat_token=token)
