@@ -23,6 +23,7 @@ from liarsdice_demo.tables.bot_driver import new_bot
 from liarsdice_demo.tables.seat import Seat, digest
 from liarsdice_demo.tables.table_errors import BANNED, PRIVATE, Forbidden, TableError
 from liarsdice_demo.text import narrate
+from liarsdice_demo.text.names import lookalike
 
 BOT_NAMES = ("Ada", "Boris", "Cleo", "Dmitri", "Esme", "Felix")
 MAX_TOKENS_PER_SEAT = 8
@@ -92,13 +93,31 @@ class Seating:
         found = (s for s in self.seats if s is not None and s.generation == generation)
         return next(found, None)
 
+    def name_refusal(self, player_id: int | None, nickname: str) -> Text | None:
+        """Why ``player_id`` may not sit here as ``nickname``: it passes for the name of another
+        seat (:func:`~liarsdice_demo.text.names.lookalike`); ``None`` when it does not."""
+        mine = self.seat_of(player_id)
+        names = [seat.name for seat in self.seats if seat is not None and seat is not mine]
+        other = lookalike(nickname, names)
+        if other is None:
+            return None
+        return _(
+            "the name {name} looks like {other}, who sits at this table: choose another",
+            name=nickname,
+            other=other,
+        )
+
     def take(self, player_id: int, nickname: str, key: object, waiting: bool) -> Seat:
         """Put ``player_id`` in the first free seat, under a name no other seat has.
         :class:`Forbidden` without the key of a private table or for a removed player;
-        ``TableError`` once the game has started (``waiting`` false) or with no free seat."""
+        ``TableError`` once the game has started (``waiting`` false), with no free seat, or for
+        a name that passes for another seat's (:meth:`name_refusal`)."""
         refused = self.refusal(player_id, key)
         if refused is not None:
             raise Forbidden(refused)
+        lookalike_name = self.name_refusal(player_id, nickname)
+        if lookalike_name is not None:
+            raise TableError(lookalike_name)
         if not waiting:
             raise TableError(_("the game has started: you can watch, and sit at the next table"))
         free = [i for i, seat in enumerate(self.seats) if seat is None]

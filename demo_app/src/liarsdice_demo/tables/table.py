@@ -142,6 +142,11 @@ class TableSession:
         with self.lock:
             return self.seating.refusal(player_id, key)
 
+    def name_refusal(self, player_id: int | None, nickname: str) -> Text | None:
+        """Why ``player_id`` may not sit here as ``nickname``: see :meth:`.Seating.name_refusal`."""
+        with self.lock:
+            return self.seating.name_refusal(player_id, nickname)
+
     def sit(self, player_id: int, nickname: str, key: object = None) -> Seat:
         """Seat ``player_id`` (or return the seat they hold); :class:`Forbidden` without the join
         key of a private table or for a player the host removed; ``TableError`` if no seat."""
