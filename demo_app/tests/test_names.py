@@ -10,12 +10,12 @@ import pytest
 from sqlalchemy import func, insert, select
 
 from liarsdice_demo.storage.db import get_db, players, writing
-from liarsdice_demo.text.names import invisible, lookalike
+from liarsdice_demo.text.names import invisible, lookalike, skeleton
 
 LATIN_A_CYRILLIC = "H\u0430na"  # Hana, its a Cyrillic
 CYRILLIC_EN = "\u041dana"  # Hana, its H Cyrillic
 FILLERS = ["\u3164", "\uffa0", "\u115f", "\u1160", "\u200b", "\u200d", "\u2060", "\ufeff"]
-FILLERS += ["\u00ad", "\u2800", "\u202e"]
+FILLERS += ["\u00ad", "\u2800", "\u202e", "\u034f", "\ufe0f", "\U000e0100"]
 
 REASONS = {
     "en": "looks like Hana, who sits at this table",
@@ -43,6 +43,35 @@ def test_look_alikes_share_a_skeleton_and_names_of_one_script_keep_theirs() -> N
         assert lookalike(name, ["Petro", "Anna", "Olena", "Hana", "Iris"]) in (None, "Hana")
         assert invisible(name) is None
     assert lookalike("Анна", ["Anna"]) is None and lookalike("Петро", ["Petro"]) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "other"),
+    [
+        ("paypal", "\u0440\u0430\u0443pal"),  # its p, a and y Cyrillic
+        ("Olena", "0lena"),  # digit zero, as confusables.txt has it
+        ("\u041el\u0435na", "Olena"),  # its O and e Cyrillic
+        ("Ole", "\u07c0le"),  # NKo digit zero: the data wraps right-to-left letters in marks
+        ("Iris", "lris"),  # capital I and small l share a prototype (l)
+        ("|ris", "1ris"),  # so do the vertical line and the digit one, beside it
+        ("modern", "rnodern"),  # m and r n: a prototype of two characters
+        ("Hana", "H\u0430n\u0430"),
+    ],
+)
+def test_tr39_look_alikes(name: str, other: str) -> None:
+    assert skeleton(name) == skeleton(other)
+    assert lookalike(name, [other]) == other and lookalike(other, [name]) == name
+
+
+@pytest.mark.parametrize(
+    ("name", "other"),
+    [("hana", "Hana"), ("Olena", "olena"), ("Anna", "Анна"), ("Hana", "H\u00e1na"), ("0", "o")],
+)
+def test_tr39_tells_apart(name: str, other: str) -> None:
+    """Case, an accent, or letters of one script that only look alike in some of their shapes
+    (Cyrillic н is small capital H, not n) keep names apart."""
+    assert skeleton(name) != skeleton(other)
+    assert lookalike(name, [other]) is None
 
 
 @pytest.mark.parametrize("filler", FILLERS)
