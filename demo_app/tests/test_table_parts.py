@@ -84,7 +84,7 @@ def test_a_seat_keeps_only_digests_of_its_newest_tokens() -> None:
     seat = seating.take(1, "Iris", None, waiting=True)
     tokens = [f"token-{n}" for n in range(MAX_TOKENS_PER_SEAT + 1)]
     for token in tokens:
-        seating.add_token("Iris", token)
+        seating.add_token(seat.generation, token)
     assert seating.by_token(tokens[0]) is None
     assert all(seating.by_token(token) is seat for token in tokens[1:])
     assert not any(token in json.dumps(seating.to_data()) for token in tokens)
@@ -113,9 +113,43 @@ def test_loaded_seats_keep_their_sockets_and_name_the_gone_ones() -> None:
     iris.conns[tab] = None
     stored = seating.to_data()
     stored[1] = None  # another process removed Knox
-    gone = seating.load(stored, DUDO.rules)
+    gone = seating.load(stored, seating.generation, DUDO.rules)
     assert gone == [knox]
     assert seating.seats[0] is not iris and tab in seating.seats[0].conns  # type: ignore[union-attr]
+
+
+def test_a_namesake_in_a_removed_players_seat_is_another_seat() -> None:
+    seating = Seating(2, host_player=1, public=True)
+    seating.take(1, "Iris", None, waiting=True)
+    knox = seating.take(2, "Knox", None, waiting=True)
+    tab = Conn()
+    knox.conns[tab] = None
+    # Another process: the host removed Knox, and another Knox sat in that seat.
+    elsewhere = Seating(2, host_player=1, public=True)
+    elsewhere.load(seating.to_data(), seating.generation, DUDO.rules)
+    removed = elsewhere.remove(elsewhere.seats[0], 1, waiting=True)  # type: ignore[arg-type]
+    namesake = elsewhere.take(3, "Knox", None, waiting=True)
+    assert (namesake.index, namesake.name) == (knox.index, knox.name)
+    assert namesake.generation not in (removed.generation, knox.generation)
+    gone = seating.load(elsewhere.to_data(), elsewhere.generation, DUDO.rules)
+    assert gone == [knox] and seating.seats[1].conns == {}  # type: ignore[union-attr]
+    with pytest.raises(Forbidden):  # a token asked for by the old Knox goes to no seat
+        seating.add_token(knox.generation, "token")
+    assert seating.seats[1].token_hashes == []  # type: ignore[union-attr]
+
+
+def test_seats_stored_before_generations_keep_their_sockets() -> None:
+    seating = Seating(2, host_player=1, public=True)
+    for player, name in ((1, "Iris"), (2, "Knox")):
+        seating.take(player, name, None, waiting=True)
+    stored = [{k: v for k, v in seat.items() if k != "generation"} for seat in seating.to_data()]
+    elsewhere = Seating(2, host_player=1, public=True)
+    assert elsewhere.load(stored, 0, DUDO.rules) == []
+    tabs = [Conn(), Conn()]
+    for seat, tab in zip(elsewhere.seats, tabs, strict=True):
+        seat.conns[tab] = None  # type: ignore[union-attr]
+    assert elsewhere.load(stored, 0, DUDO.rules) == []
+    assert [list(s.conns) for s in elsewhere.seats] == [[t] for t in tabs]  # type: ignore[union-attr]
 
 
 # --- the clock -------------------------------------------------------------------------------------

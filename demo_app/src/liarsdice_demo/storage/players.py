@@ -34,6 +34,7 @@ from werkzeug.wrappers import Response
 from liarsdice.bots import bot_level
 from liarsdice_demo.edge.limits import spend_player_creation
 from liarsdice_demo.storage.db import TIME_FORMAT, game_players, get_db, players, utcnow, writing
+from liarsdice_demo.text.names import invisible, lookalike
 
 COOKIE = "ld_player"
 NICKNAME = re.compile(r"^[\w .'-]{1,20}$")
@@ -55,15 +56,31 @@ def _hash(token: str) -> str:
 
 
 def clean_nickname(raw: object) -> str:
-    """``raw`` stripped, or ``ValueError`` saying why it cannot be a nickname."""
+    """``raw`` stripped, or ``ValueError`` saying why it cannot be a nickname (one with a
+    character that shows nothing, such as a Hangul filler or a zero-width space, says so)."""
     if not isinstance(raw, str):
         raise ValueError(gettext("a nickname is text"))
     name = " ".join(raw.split())
+    hidden = invisible(name)
+    if hidden is not None:
+        code = f"U+{ord(hidden):04X}"
+        raise ValueError(
+            gettext("a nickname cannot hold invisible or blank characters (%(code)s)", code=code)
+        )
     if not NICKNAME.match(name):
         raise ValueError(gettext("a nickname is 1 to 20 letters, digits, spaces or . ' - _"))
     if name.lower().endswith("(bot)"):
         raise ValueError(gettext("that nickname is reserved for bots"))
     return name
+
+
+def lookalike_on_board(db: Connection, name: str, player_id: int | None) -> str | None:
+    """The nickname of a rated player (one on the leaderboard) other than ``player_id`` that
+    ``name`` can be taken for (:func:`~liarsdice_demo.text.names.lookalike`), if any."""
+    rated = select(players.c.nickname).where(players.c.rated_games > 0).distinct()
+    if player_id is not None:
+        rated = rated.where(players.c.id != player_id)
+    return lookalike(name, db.execute(rated).scalars())
 
 
 def player_by_token(db: Connection, token: str | None) -> RowMapping | None:

@@ -19,7 +19,7 @@ from liarsdice_demo.edge.protocol import Intent, message
 from liarsdice_demo.tables.match import Match
 from liarsdice_demo.tables.seat import Seat
 from liarsdice_demo.tables.seating import Seating
-from liarsdice_demo.tables.table_errors import TableError
+from liarsdice_demo.tables.table_errors import REMOVED, TableError
 
 _, _n = Catalog(__name__).markers()
 
@@ -82,6 +82,6 @@ def kick(table: ActedTable, host: Seat, index: int) -> None:
     """The host (``host``) empties seat ``index`` before the start: its tabs are told and closed,
     the log says so, and its player may not sit again."""
     target = table.seating.remove(host, index, table.match.status == "waiting")
-    table.fanout.dismiss(target, _("the host removed you from this table"))
+    table.fanout.dismiss(target, REMOVED)
     table.match.log.append(_("The host removed {player}.", player=target.name))
     table.broadcast()

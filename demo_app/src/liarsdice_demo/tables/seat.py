@@ -1,4 +1,8 @@
-"""A seat at a live table: who sits there (a human with secret tokens, or a bot) and its sockets."""
+"""A seat at a live table: who sits there (a human with secret tokens, or a bot) and its sockets.
+
+A seat is known by its generation, never by its name: each new occupant of a table's seat (a
+player sitting, a bot filling it) gets a generation no seat of that table had before, so a
+namesake who sits where a removed player sat is another seat (see :meth:`.Seating.load`)."""
 
 from __future__ import annotations
 
@@ -27,6 +31,9 @@ class Seat:
     """The processes where this seat has sockets open (``conns`` are this process's)."""
     stand_in: bool = False
     """A bot plays this human's turns while they are away (:mod:`.stand_in`); stored."""
+    generation: int = 0
+    """Tells this occupant from any other the table's seats had (:attr:`.Seating.generation`);
+    stored."""
 
     @property
     def present(self) -> bool:
@@ -45,6 +52,7 @@ class Seat:
             "rematch": self.rematch,
             "nodes": list(self.nodes),
             "stand_in": self.stand_in,
+            "generation": self.generation,
         }
 
     def public(self, host: bool) -> dict[str, Any]:

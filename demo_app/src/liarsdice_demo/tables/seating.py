@@ -4,7 +4,10 @@ Contract: :class:`Seating` is plain state with the rules of seating; it takes no
 nothing and sends nothing (the table calls it under its own lock, then stores and broadcasts).
 Taking a seat at a private table needs its join key (compared in constant time); a player the
 host removed may not sit again; a seat keeps only the digests of its newest
-:data:`MAX_TOKENS_PER_SEAT` tokens. Names at a table are unique.
+:data:`MAX_TOKENS_PER_SEAT` tokens. Names at a table are unique, but a seat is never found by
+its name: each new occupant gets a new generation (:attr:`Seating.generation`), and a seat is
+found by its token or its generation, so a newcomer under a removed player's name is another
+seat.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from liarsdice_demo.tables.bot_driver import new_bot
 from liarsdice_demo.tables.seat import Seat, digest
 from liarsdice_demo.tables.table_errors import BANNED, PRIVATE, Forbidden, TableError
 from liarsdice_demo.text import narrate
+from liarsdice_demo.text.names import lookalike
 
 BOT_NAMES = ("Ada", "Boris", "Cleo", "Dmitri", "Esme", "Felix")
 MAX_TOKENS_PER_SEAT = 8
@@ -40,6 +44,13 @@ class Seating:
         """The share link's secret: needed to sit at a private table. Never sent on a socket."""
         self.banned: set[int] = set()
         """Players the host removed: they may not sit here again."""
+        self.generation = 0
+        """The last generation given to a new occupant of a seat (stored with the table)."""
+
+    def new_generation(self) -> int:
+        """A generation no seat of this table had before, for a new occupant."""
+        self.generation += 1
+        return self.generation
 
     def admits(self, key: object) -> bool:
         """True when ``key`` lets a newcomer sit: any key at a public table, else the join key
@@ -77,19 +88,43 @@ class Seating:
         """The seat called ``name``, if any."""
         return next((seat for seat in self.seats if seat is not None and seat.name == name), None)
 
+    def of_generation(self, generation: int) -> Seat | None:
+        """The seat whose occupant has ``generation``, if it still sits here."""
+        found = (s for s in self.seats if s is not None and s.generation == generation)
+        return next(found, None)
+
+    def name_refusal(self, player_id: int | None, nickname: str) -> Text | None:
+        """Why ``player_id`` may not sit here as ``nickname``: it passes for the name of another
+        seat (:func:`~liarsdice_demo.text.names.lookalike`); ``None`` when it does not."""
+        mine = self.seat_of(player_id)
+        names = [seat.name for seat in self.seats if seat is not None and seat is not mine]
+        other = lookalike(nickname, names)
+        if other is None:
+            return None
+        return _(
+            "the name {name} looks like {other}, who sits at this table: choose another",
+            name=nickname,
+            other=other,
+        )
+
     def take(self, player_id: int, nickname: str, key: object, waiting: bool) -> Seat:
         """Put ``player_id`` in the first free seat, under a name no other seat has.
         :class:`Forbidden` without the key of a private table or for a removed player;
-        ``TableError`` once the game has started (``waiting`` false) or with no free seat."""
+        ``TableError`` once the game has started (``waiting`` false), with no free seat, or for
+        a name that passes for another seat's (:meth:`name_refusal`)."""
         refused = self.refusal(player_id, key)
         if refused is not None:
             raise Forbidden(refused)
+        lookalike_name = self.name_refusal(player_id, nickname)
+        if lookalike_name is not None:
+            raise TableError(lookalike_name)
         if not waiting:
             raise TableError(_("the game has started: you can watch, and sit at the next table"))
         free = [i for i, seat in enumerate(self.seats) if seat is None]
         if not free:
             raise TableError(_("every seat at this table is taken"))
         seat = Seat(free[0], self.unique(nickname), "human", player_id)
+        seat.generation = self.new_generation()
         self.seats[seat.index] = seat
         return seat
 
@@ -102,10 +137,13 @@ class Seating:
             "The name {name} was taken: {seated} sits at the table", name=nickname, seated=seat.name
         )
 
-    def add_token(self, name: str, token: str) -> None:
-        """Keep the digest of ``token`` in seat ``name`` (its oldest tokens beyond
-        :data:`MAX_TOKENS_PER_SEAT` go)."""
-        held = next(s for s in self.seats if s is not None and s.name == name)
+    def add_token(self, generation: int, token: str) -> None:
+        """Keep the digest of ``token`` in the seat of ``generation`` (its oldest tokens beyond
+        :data:`MAX_TOKENS_PER_SEAT` go); :class:`Forbidden` when that occupant no longer sits
+        here (the host removed them)."""
+        held = self.of_generation(generation)
+        if held is None:
+            raise Forbidden(BANNED)
         held.token_hashes = [*held.token_hashes[1 - MAX_TOKENS_PER_SEAT :], digest(token)]
 
     def unique(self, name: str) -> str:
@@ -123,7 +161,10 @@ class Seating:
             if seat is None and kind is not None:
                 name = self.unique(BOT_NAMES[index] + narrate.BOT_SUFFIX)
                 bot = new_bot(kind, rules)
-                self.seats[index] = Seat(index, name, "bot", None, bot_kind=kind, bot=bot)
+                generation = self.new_generation()
+                self.seats[index] = Seat(
+                    index, name, "bot", None, bot_kind=kind, bot=bot, generation=generation
+                )
         self.seats = [seat for seat in self.seats if seat is not None]
         for index, seat in enumerate(self.seats):
             assert seat is not None
@@ -156,10 +197,10 @@ class Seating:
         present = [s for s in humans if s.present] or humans
         return all(s.rematch for s in present)
 
-    def mark(self, name: str, node: str) -> None:
-        """Record in seat ``name`` whether process ``node`` holds sockets of it (its ``conns``
-        are this process's)."""
-        seat = self.named(name)
+    def mark(self, generation: int, node: str) -> None:
+        """Record in the seat of ``generation`` (if it still sits here) whether process ``node``
+        holds sockets of it (its ``conns`` are this process's)."""
+        seat = self.of_generation(generation)
         if seat is not None and bool(seat.conns) != (node in seat.nodes):
             if seat.conns:
                 seat.nodes.append(node)
@@ -176,18 +217,22 @@ class Seating:
         """The seats as the store keeps them."""
         return [seat.to_data() if seat is not None else None for seat in self.seats]
 
-    def load(self, seats: list[dict[str, Any] | None], rules: Ruleset) -> list[Seat]:
-        """Seats from the store; each keeps the bot and sockets of the seat of that name here, a
-        new bot seat gets a new bot. Returns the seats that are gone (the host removed them):
-        the caller closes their sockets."""
-        before = {seat.name: seat for seat in self.seats if seat is not None}
+    def load(
+        self, seats: list[dict[str, Any] | None], generation: int, rules: Ruleset
+    ) -> list[Seat]:
+        """Seats from the store, and the last ``generation`` given; each keeps the bot and
+        sockets of the seat of its generation here (never of its name), a new bot seat gets a
+        new bot. Returns the seats whose occupant is gone (the host removed them, whoever sits
+        there now): the caller closes their sockets."""
+        before = {seat.generation: seat for seat in self.seats if seat is not None}
         loaded: list[Seat | None] = []
         for data in seats:
             if data is None:
                 loaded.append(None)
                 continue
-            old = before.pop(data["name"], None)
-            seat = Seat(**data)
+            # seats stored before generations: one each, the same in every process
+            seat = Seat(**{"generation": -1 - data["index"], **data})
+            old = before.pop(seat.generation, None)
             if old is not None:
                 seat.bot, seat.conns = old.bot, old.conns
                 for conn in seat.conns:
@@ -196,4 +241,5 @@ class Seating:
                 seat.bot = new_bot(seat.bot_kind, rules)
             loaded.append(seat)
         self.seats = loaded
+        self.generation = generation
         return list(before.values())

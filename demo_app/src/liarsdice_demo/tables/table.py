@@ -142,6 +142,11 @@ class TableSession:
         with self.lock:
             return self.seating.refusal(player_id, key)
 
+    def name_refusal(self, player_id: int | None, nickname: str) -> Text | None:
+        """Why ``player_id`` may not sit here as ``nickname``: see :meth:`.Seating.name_refusal`."""
+        with self.lock:
+            return self.seating.name_refusal(player_id, nickname)
+
     def sit(self, player_id: int, nickname: str, key: object = None) -> Seat:
         """Seat ``player_id`` (or return the seat they hold); :class:`Forbidden` without the join
         key of a private table or for a player the host removed; ``TableError`` if no seat."""
@@ -160,11 +165,12 @@ class TableSession:
 
     def seat_token(self, seat: Seat) -> str:
         """A new secret token for ``seat`` (its holder's tab sends it in ``hello``); the seat's
-        older tokens stay valid, up to :data:`MAX_TOKENS_PER_SEAT`. Stored before it is given."""
+        older tokens stay valid, up to :data:`MAX_TOKENS_PER_SEAT`. Stored before it is given.
+        :class:`Forbidden` if the host removed ``seat``'s player meanwhile."""
         token = secrets.token_urlsafe(18)
 
         def add() -> None:
-            self.seating.add_token(seat.name, token)
+            self.seating.add_token(seat.generation, token)
             self.storage.persist()
 
         self.storage.retrying(add)
@@ -196,7 +202,7 @@ class TableSession:
             self.touched = time.monotonic()
             self.fanout.welcome(conn, seat)
             if seat is not None:
-                self._mark(seat.name)
+                self._mark(seat.generation)
             else:
                 conn.send(self.fanout.state_for(None))
 
@@ -207,7 +213,7 @@ class TableSession:
             if seat is None or self._closed:  # closed: the store has dropped the table
                 return
             try:
-                self._mark(seat.name)
+                self._mark(seat.generation)
             except StoreUnavailable:
                 self.abandon(AWAY_REASON)
 
@@ -216,9 +222,9 @@ class TableSession:
         when this process's heartbeat was late)."""
         with self.lock:
             node = self.hub.node
-            missing = [s.name for s in self.seats if s and s.conns and node not in s.nodes]
-            for name in missing:
-                self._mark(name)
+            missing = [s for s in self.seats if s and s.conns and node not in s.nodes]
+            for seat in missing:
+                self._mark(seat.generation)
 
     def keep_nodes(self, alive: Callable[[str], bool]) -> None:
         """Forget the sockets of processes that are gone (``alive(node)`` is false): a restart,
@@ -230,14 +236,14 @@ class TableSession:
 
         self.storage.retrying(forget)
 
-    def _mark(self, name: str) -> None:
-        """Record in seat ``name`` whether this process holds sockets of it (every process's
-        players see who is away), and broadcast."""
+    def _mark(self, generation: int) -> None:
+        """Record in the seat of ``generation`` whether this process holds sockets of it (every
+        process's players see who is away), and broadcast."""
         node = self.hub.node
 
         def mark() -> None:
-            self.seating.mark(name, node)
-            seat = self.seating.named(name)
+            self.seating.mark(generation, node)
+            seat = self.seating.of_generation(generation)
             if seat is not None:
                 self.loop.presence(seat)
             self.broadcast()

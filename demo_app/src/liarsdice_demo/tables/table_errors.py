@@ -26,8 +26,11 @@ class Forbidden(TableError):
 
 PRIVATE = _("this table is private: ask its host for the share link")
 BANNED = _("the host removed you from this table: you cannot sit at it again")
+REMOVED = _("the host removed you from this table")
+"""What the tabs of a removed seat are told (``kicked``), and their close reason."""
 KICKED = 4403
-"""WebSocket close code sent to the connections of a seat the host removed."""
+"""WebSocket close code sent to the connections of a seat the host removed (on any process:
+see :meth:`.Seating.load`)."""
 GONE = 4404
 """WebSocket close code: no live table has this code (any more); clients stop reconnecting."""
 CLOSED = "this table has closed: start a new one from the lobby"

@@ -37,6 +37,7 @@ from liarsdice_demo.tables.composition import TableConfig, parse_config
 from liarsdice_demo.tables.match import Match
 from liarsdice_demo.tables.seat import Seat
 from liarsdice_demo.tables.seating import Seating
+from liarsdice_demo.tables.table_errors import REMOVED
 from liarsdice_demo.text import narrate
 
 T = TypeVar("T")
@@ -119,6 +120,7 @@ class TableStorage:
             "created": table.created,
             "banned": sorted(seating.banned),
             "seats": seating.to_data(),
+            "seat_generation": seating.generation,
             "status": match.status,
             "game": match.game_no,
             "moves": match.moves,
@@ -257,10 +259,11 @@ class TableStorage:
             record["created"],
         )
         seating.banned = set(record["banned"])
-        if record["seats"] != seating.to_data():
-            reason = "the host removed you from this table"
-            for gone in seating.load(record["seats"], table.config.rules):
-                fanout.dismiss(gone, reason)
+        # seat_generation is absent from tables stored before it
+        generation = record.get("seat_generation", 0)
+        if record["seats"] != seating.to_data() or generation != seating.generation:
+            for gone in seating.load(record["seats"], generation, table.config.rules):
+                fanout.dismiss(gone, REMOVED)  # another process removed it: closed 4403 here too
         match.status = record["status"]
         match.stopped = None if record["stopped"] is None else from_data(record["stopped"], Text)
         match.moves, match.reveal = record["moves"], _reveal_from(record["reveal"])

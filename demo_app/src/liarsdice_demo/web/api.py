@@ -8,8 +8,11 @@ the effective defaults and sends only the options the player changed.
 
 Access: a table is private unless created with ``"public": true``; ``/api/tables`` lists public
 tables only. Creating one answers with its share link (``url``, holding the ``join_key``); a seat
-at a private table needs ``"key"`` (403 without it, and nothing changes). One client (address)
-has at most ``MAX_TABLES_PER_CLIENT`` tables open: 429 with ``Retry-After`` beyond that. The
+at a private table needs ``"key"`` (403 without it, and nothing changes). A nickname that passes
+for another seat's at the table or a rated player's (same Unicode TR39 skeleton, another string:
+"Hana" with the Cyrillic letter U+0430 for its "a"), or holds a character that shows nothing, is
+refused (422) before any player is created or renamed. One client (address) has at most
+``MAX_TABLES_PER_CLIENT`` tables open: 429 with ``Retry-After`` beyond that. The
 join key never appears in ``/api/tables`` or ``/api/tables/<code>``.
 
 Health: ``GET /api/health`` answers 200 ``{"ok": true}`` only when the SQL database and the live
@@ -31,7 +34,7 @@ from liarsdice.i18n import Text, render
 from liarsdice_demo.edge.clients import client_key
 from liarsdice_demo.edge.protocol import MAX_DEPTH, nesting
 from liarsdice_demo.storage.db import get_db
-from liarsdice_demo.storage.players import clean_nickname, ensure_player
+from liarsdice_demo.storage.players import clean_nickname, ensure_player, lookalike_on_board
 from liarsdice_demo.tables.composition import (
     ConfigError,
     build_rules,
@@ -50,6 +53,24 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 def _refuse(text: str | Text, status: int = 400, **extra: Any) -> tuple[Response, int]:
     return jsonify(ok=False, error=render(text, page_locale()), **extra), status
+
+
+def _name_refusal(nickname: str, table: TableSession | None = None) -> str | Text | None:
+    """Why the request's player may not take ``nickname``: it passes for the name of another
+    seat at ``table`` or of a player on the leaderboard (Unicode TR39 skeletons); ``None`` when
+    it does not. Asked before any player is created or renamed."""
+    me = g.player["id"] if g.player else None
+    refused = table.name_refusal(me, nickname) if table is not None else None
+    if refused is not None:
+        return refused
+    other = lookalike_on_board(get_db(), nickname, me)
+    if other is None:
+        return None
+    return gettext(
+        "the name %(name)s looks like %(other)s on the leaderboard: choose another",
+        name=nickname,
+        other=other,
+    )
 
 
 def _body() -> dict[str, Any]:
@@ -142,6 +163,9 @@ def create_table() -> Response | tuple[Response, int]:
         config = parse_config(data)
     except (ConfigError, ValueError) as problem:
         return _refuse(str(problem), 422)
+    lookalike = _name_refusal(nickname)
+    if lookalike is not None:
+        return _refuse(lookalike, 422)
     if start and config.bot_kind is None:
         return _refuse(gettext("a table that starts at once needs bots for its empty seats"), 422)
     hub, client = current_hub(), client_key()
@@ -201,17 +225,15 @@ def take_seat(code: str) -> Response | tuple[Response, int]:
         nickname = clean_nickname(data.get("nickname") or (g.player and g.player["nickname"]))
     except ValueError as problem:
         return _refuse(str(problem), 422)
+    lookalike = _name_refusal(nickname, table)
+    if lookalike is not None:
+        return _refuse(lookalike, 422)
     player = ensure_player(nickname)
     try:
         seat = table.sit(player["id"], nickname, data.get("key"))
+        token = table.seat_token(seat)  # Forbidden if another process removed the seat meanwhile
     except Forbidden as problem:
         return _refuse(problem.text, 403)
     except TableError as problem:
         return _refuse(problem.text, 409)
-    return jsonify(
-        ok=True,
-        code=table.code,
-        seat=seat.index,
-        name=seat.name,
-        seat_token=table.seat_token(seat),
-    )
+    return jsonify(ok=True, code=table.code, seat=seat.index, name=seat.name, seat_token=token)
