@@ -15,7 +15,7 @@ console script ``liarsdice``.
 
 from __future__ import annotations
 
-from liarsdice.cli import arena, authoring, play, rules, terminal
+from liarsdice.cli import arena, authoring, evaluate, play, rules, terminal
 from liarsdice.cli.group import EXIT_BAD_INPUT, EXIT_STUCK, cli, main
 from liarsdice.cli.shared import heading
 
@@ -25,6 +25,7 @@ __all__ = [
     "arena",
     "authoring",
     "cli",
+    "evaluate",
     "heading",
     "main",
     "play",

@@ -30,7 +30,7 @@ import pyspiel
 
 from liarsdice.openspiel.play import Node, Table
 from liarsdice.openspiel.records import view_text
-from liarsdice.views import player_view
+from liarsdice.views import PlayerView, player_view
 
 
 class Observed(Protocol):
@@ -95,13 +95,24 @@ class Observer:
 
     def set_from(self, state: Observed, player: int) -> None:
         """Fill :attr:`tensor` with what ``player`` observes in ``state``."""
+        node = state.node
+        view = (
+            None
+            if node.state is None
+            else player_view(self._table.rules, node.state, self._viewer(player))
+        )
+        asked = bool(node.asking) and node.asking[0] == self._table.names[player]
+        self.set_from_view(view, player, asked=asked)
+
+    def set_from_view(self, view: PlayerView | None, player: int, *, asked: bool = False) -> None:
+        """Fill :attr:`tensor` from ``view``, what seat ``player`` sees (``None`` before the
+        table is seated); ``asked``: they are asked whether to call out of turn."""
         self.tensor.fill(0.0)
         pieces = self.dict
         pieces["player"][player] = 1.0
-        node, names = state.node, self._table.names
-        if node.state is None:
+        if view is None:
             return
-        view = player_view(self._table.rules, node.state, self._viewer(player))
+        names = [seat.name for seat in view.seats]  # seat order: the table's
         seen = view.revealed if view.revealed is not None else view.rolls_seen
         for seat, info in enumerate(view.seats):
             for die, face in enumerate(seen.get(info.name, info.shown)):
@@ -112,7 +123,7 @@ class Observer:
         for placed in view.bids:
             bid = placed.bid
             pieces["bids"][bid.quantity - 1, bid.face - 1, names.index(placed.player)] = 1.0
-        if "asked" in pieces and node.asking and node.asking[0] == names[player]:
+        if "asked" in pieces and asked:
             pieces["asked"][0] = 1.0
 
     def string_from(self, state: Observed, player: int) -> str:

@@ -1,0 +1,13 @@
+# onnxruntime, typed as far as liarsdice.openspiel.onnx_bot uses it.
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+class NodeArg:
+    name: str
+    shape: list[int | str | None]
+
+class InferenceSession:
+    def __init__(self, path: str, providers: Sequence[str] | None = None) -> None: ...
+    def get_inputs(self) -> list[NodeArg]: ...
+    def get_outputs(self) -> list[NodeArg]: ...
+    def run(self, output_names: Sequence[str] | None, feed: Mapping[str, Any]) -> list[Any]: ...
