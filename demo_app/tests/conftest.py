@@ -89,12 +89,11 @@ def read_at_once(app: Any) -> Any:
     return wsgi
 
 
-@pytest.fixture
-def live_server(app: Any) -> Iterator[str]:
-    """The app served on a free port in a thread; yields its ``host:port``."""
-    before = set(threading.enumerate())
+@contextlib.contextmanager
+def served(app: Any, name: str = "live-server") -> Iterator[str]:
+    """``app`` served on a free port in a thread named ``name``; yields its ``host:port``."""
     server = make_server("127.0.0.1", 0, read_at_once(app), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="live-server")
+    thread = threading.Thread(target=server.serve_forever, name=name)
     thread.start()
     try:
         yield f"127.0.0.1:{server.server_port}"
@@ -102,6 +101,16 @@ def live_server(app: Any) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join()
+
+
+@pytest.fixture
+def live_server(app: Any) -> Iterator[str]:
+    """The app served on a free port in a thread; yields its ``host:port``."""
+    before = set(threading.enumerate())
+    try:
+        with served(app) as address:
+            yield address
+    finally:
         deadline = time.monotonic() + 10
         for leftover in set(threading.enumerate()) - before:
             if not leftover.name.startswith("liarsdice-"):  # the hub's, stopped by `app`

@@ -6,36 +6,19 @@ from __future__ import annotations
 
 import contextlib
 import json
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import redis
 from simple_websocket import ConnectionClosed
-from werkzeug.serving import make_server
 
 from liarsdice import engine
 from liarsdice.events import BidMade
 from liarsdice_demo.edge.protocol import parse
 from liarsdice_demo.tables.table_errors import KICKED
 
-from .conftest import Conn, WSPlayer, read_at_once
+from .conftest import Conn, WSPlayer, served
 from .test_cluster import two_processes, wait_until
-
-
-@contextlib.contextmanager
-def served(app: Any) -> Iterator[str]:
-    """``app`` served on a free port in a thread (as the ``live_server`` fixture does)."""
-    server = make_server("127.0.0.1", 0, read_at_once(app), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="live-server-b")
-    thread.start()
-    try:
-        yield f"127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
 
 
 def intent(kind: str, **fields: Any) -> Any:
@@ -59,7 +42,7 @@ def test_a_kicked_socket_on_another_process_never_inherits_a_namesakes_seat(
         driver = hubs[0].get(code)
         host = Conn()
         driver.attach(host, made["seat_token"])  # Iris's tab, on A
-        with served(apps[1]) as b:
+        with served(apps[1], "live-server-b") as b:
             old = WSPlayer(b, code, sat.json["seat_token"]).connect()  # Knox's tab, on B
             assert old.expect("welcome")["seat"] == 1
             copy = hubs[1].local(code)
