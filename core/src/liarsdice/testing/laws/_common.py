@@ -36,6 +36,7 @@ ONE_RULER = "each call is ruled on by one variant, or by variants in a declared 
 TEXT_ORDER = "variants that change one clause of the rules page are in a declared order"
 GAMES_END = "every game ends within the ruleset's move limit"
 INDEPENDENT = "a game comes out the same whatever was played before it"
+TURN_ORDER = 'a variant\'s "next player" is the player who plays next, whichever way play goes'
 MEMO = "a memoised hook answers as its full call, given what its implementations declare they read"
 
 
