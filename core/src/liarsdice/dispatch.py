@@ -293,7 +293,11 @@ class Hooks:
         #: contract read it): the engine freezes no state to ask them.
         self.stateless = frozenset(name for name in EFFECT_HOOKS if "state" not in self.reads[name])
         for name in self.__annotations__:
-            setattr(self, name, resolve(pm, f"liarsdice_{name}", options, name in EFFECT_HOOKS, rules=rules))
+            setattr(
+                self,
+                name,
+                resolve(pm, f"liarsdice_{name}", options, name in EFFECT_HOOKS, rules=rules),
+            )
         per_bid = _plugins(pm, "liarsdice_bid_problem")
         batch = _plugins(pm, "liarsdice_bid_problems")
         #: ``bid_problem`` of the plugins that do not implement ``bid_problems`` (the per-bid
