@@ -134,7 +134,7 @@ def test_its_own_tests_pass(package: Path, pytester: pytest.Pytester) -> None:
         """
     )
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-k", "not with", "-q", "-rs")
-    result.assert_outcomes(passed=7, skipped=1)  # no rules-text snapshot until it is accepted
+    result.assert_outcomes(passed=8, skipped=1)  # no rules-text snapshot until it is accepted
     result.stdout.fnmatch_lines(["*no rules-text snapshot of heavy-loss yet*--accept-rules-text*"])
     accepted = pytester.runpytest_inprocess(
         "-p", "no:cacheprovider", "-k", "rules-text", "-q", "--accept-rules-text"

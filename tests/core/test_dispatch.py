@@ -61,7 +61,8 @@ def arguments(state: GameState) -> list[dict[str, Any]]:
 def compare(rules: Ruleset, hook: str) -> int:
     """Call ``hook`` through the facade and through pluggy on every sample; return the count."""
     caller = getattr(rules.pm.hook, f"liarsdice_{hook}")
-    spec_args = [arg for arg in caller.spec.argnames if arg != "options"]
+    spec_args = [arg for arg in caller.spec.argnames if arg not in ("options", "rules")]
+    bound = {"rules": rules} if "rules" in caller.spec.argnames else {}
     checked = 0
     for state in sample_states(rules):
         no_bid = state.round is None or not state.round.bids
@@ -71,7 +72,7 @@ def compare(rules: Ruleset, hook: str) -> int:
             values = {**values, "rng": Random(3)}
             fast = getattr(rules.hooks, hook)(*(values[arg] for arg in spec_args))
             values["rng"] = Random(3)
-            slow = caller(**{arg: values[arg] for arg in spec_args}, options=rules.options)
+            slow = caller(**{arg: values[arg] for arg in spec_args}, options=rules.options, **bound)
             if hook in EFFECT_HOOKS:  # the facade names the plugin behind each answer
                 assert all(isinstance(name, str) for name, _ in fast)
                 fast = [answer for _, answer in fast]

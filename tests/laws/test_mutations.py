@@ -174,6 +174,7 @@ def test_both_players_losing_a_challenge_breaks_the_one_loser_law(
     rules = broken("both-lose", liarsdice_resolve_call)
     violation = first_violation(rules, laws.challenge_has_one_loser)
     assert violation.law == laws.ONE_LOSER and "losers" in violation.detail
+    assert "(ruled by both-lose's liarsdice_resolve_call)" in violation.detail  # who answered
     with pytest.raises(LawViolation, match="exactly one loser"):
         for game in games(rules):
             check_game(rules, game.steps)
@@ -194,6 +195,7 @@ def test_a_reversed_ruling_breaks_the_one_loser_law(broken: Callable[..., Rulese
         broken("reversed", liarsdice_resolve_call), laws.challenge_has_one_loser
     )
     assert "so" in violation.detail and "loses" in violation.detail
+    assert violation.detail.endswith("(ruled by reversed's liarsdice_resolve_call)")
 
 
 def test_a_miscount_breaks_the_one_loser_law(broken: Callable[..., Ruleset]) -> None:
@@ -205,6 +207,7 @@ def test_a_miscount_breaks_the_one_loser_law(broken: Callable[..., Ruleset]) -> 
         broken("miscount", liarsdice_matching_faces), laws.challenge_has_one_loser
     )
     assert "recount" not in violation.detail and "rolls hold" in violation.detail
+    assert "(faces from miscount's liarsdice_matching_faces)" in violation.detail
 
 
 # --- economics and dice ---------------------------------------------------------------------------
@@ -388,6 +391,7 @@ def test_a_flaky_bid_problem_breaks_the_enumeration_law(broken: Callable[..., Ru
         broken("flaky", liarsdice_bid_problem), laws.legal_enumeration_agrees
     )
     assert violation.law == laws.ENUMERATION
+    assert "judged by flaky's liarsdice_bid_problem" in violation.detail  # who answered
 
 
 # --- state: illegal actions, replay, JSON, views, determinism -------------------------------------

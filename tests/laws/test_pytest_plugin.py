@@ -74,6 +74,7 @@ def test_one_line_collects_alone_each_compatible_partner_and_any_combination(
     laws = "test_variant.py::liarsdice_laws[ones-locking]::"
     assert f"{laws}alone" in lines and f"{laws}does-something" in lines
     assert f"{laws}isolation" in lines and f"{laws}rules-text" in lines
+    assert f"{laws}anticlockwise" in lines
     assert f"{laws}with[calza]" in lines and f"{laws}with[revolver]" in lines
     assert f"{laws}any-combination" in lines
     # ones-locking conflicts with aces-switch: the pair is there, to be skipped with the reason.
@@ -123,9 +124,9 @@ def test_a_module_attribute_asks_too_and_the_laws_pass(pytester: pytest.Pytester
 
 def test_a_broken_variant_fails_with_the_law_and_a_shrunk_game(pytester: pytest.Pytester) -> None:
     result = run(pytester, BROKEN, "-rs")
-    # It breaks a law, it does change rulings, it keeps nothing between games, and it has no
-    # rules-text snapshot yet.
-    result.assert_outcomes(failed=1, passed=2, skipped=1)
+    # It breaks a law, it does change rulings, it keeps nothing between games, it plays
+    # anticlockwise, and it has no rules-text snapshot yet.
+    result.assert_outcomes(failed=1, passed=3, skipped=1)
     result.stdout.fnmatch_lines(
         [
             "*liarsdice laws for unfair*",
@@ -170,7 +171,7 @@ def test_the_own_law_ran():
 
 def test_a_plugin_adds_laws_of_its_own(pytester: pytest.Pytester) -> None:
     result = run(pytester, OWN_LAW, "-p", "no:randomly")
-    result.assert_outcomes(failed=1, passed=3, skipped=1)  # no rules-text snapshot: skipped
+    result.assert_outcomes(failed=1, passed=4, skipped=1)  # no rules-text snapshot: skipped
     result.stdout.fnmatch_lines(
         ["*liarsdice laws for dice-loss (alone)*", "*law violated: nobody bids two of anything*"]
     )
@@ -250,7 +251,7 @@ def test_last_failed_reruns_only_the_case_that_failed(pytester: pytest.Pytester)
     back from its cache as parameters: the ids are made from text so that ``--lf`` finds them."""
     pytester.makepyfile(test_variant=textwrap.dedent(BROKEN))
     first = pytester.runpytest_inprocess("-p", "no:randomly", "-q")
-    first.assert_outcomes(failed=1, passed=2, skipped=1)
+    first.assert_outcomes(failed=1, passed=3, skipped=1)
     again = pytester.runpytest_inprocess("-p", "no:randomly", "--lf")
     again.assert_outcomes(failed=1)
     again.stdout.fnmatch_lines(["*run-last-failure: rerun previous 1 failure*"])

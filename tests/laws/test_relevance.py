@@ -68,7 +68,13 @@ def test_a_presentation_plugin_opts_out() -> None:
 
 def test_the_law_is_a_case_of_every_suite() -> None:
     cases = [case.name for case in suite.law_cases("calza", combine=False)]
-    assert cases == ["alone", suite.RELEVANCE_CASE, suite.ISOLATION_CASE, suite.SNAPSHOT_CASE]
+    assert cases == ["alone", *suite.SEEDED_CASES]
+    assert suite.SEEDED_CASES == (
+        suite.RELEVANCE_CASE,
+        suite.ISOLATION_CASE,
+        suite.SNAPSHOT_CASE,
+        suite.ANTICLOCKWISE_CASE,
+    )
     run = running.run_case(suite.law_cases("calza", combine=False)[1])
     assert "exact" in run.found  # calza's difference: an exact call is offered
     assert suite.RELEVANCE_CASE not in [c.name for c in suite.law_cases(BASELINE)]

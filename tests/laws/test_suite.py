@@ -58,6 +58,7 @@ def test_law_cases_pair_a_variant_with_each_compatible_one() -> None:
         "does-something",
         "isolation",
         "rules-text",
+        "anticlockwise",
     ]
 
 

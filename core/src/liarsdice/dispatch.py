@@ -85,6 +85,7 @@ def _generate(
     options: Options,
     firstresult: bool,
     named: bool,
+    rules: Any = None,
 ) -> _Call:
     """One function asking ``impls`` in order, written out: for each, the call with its own
     arguments, a ``try`` that names the plugin when it raises (free in Python 3.11 when nothing
@@ -93,6 +94,7 @@ def _generate(
     names = [impl.plugin_name for impl in impls]
     namespace: dict[str, Any] = {
         "options": options,
+        "rules": rules,
         "ALL_FACES": ALL_FACES,
         "Text": Text,
         "EFFECT_CLASSES": EFFECT_CLASSES,
@@ -161,10 +163,12 @@ def _via_pluggy(
     options: Options,
     firstresult: bool,
     named: bool,
+    rules: Any = None,
 ) -> _Call:
     """Call ``hook`` through pluggy (it has a wrapper), and check the merged answer as if it came
     from the plugin ``(a wrapper)``; an exception names the plugin it was raised in."""
-    extra = {"options": options} if "options" in caller.spec.argnames else {}
+    bound = {"options": options, "rules": rules}
+    extra = {name: value for name, value in bound.items() if name in caller.spec.argnames}
     codes: dict[Any, str] = {}
     for impl in impls:
         function = getattr(impl.function, "__func__", impl.function)
@@ -199,8 +203,11 @@ def resolve(
     options: Options,
     named: bool = False,
     skip: AbstractSet[str] = frozenset(),
+    rules: Any = None,
 ) -> _Call:
-    """A callable for hook ``name`` taking the spec's arguments, ``options`` left out; with
+    """A callable for hook ``name`` taking the spec's arguments, ``options`` and ``rules`` (the
+    ruleset, for the hooks whose spec takes it: :data:`~liarsdice.hookspecs.TAKE_RULES`) left
+    out and bound; with
     ``named``, a collect-all hook's answers come as ``(plugin name, answer)`` pairs. Answers are
     checked against :data:`CONTRACTS`. The implementations of the plugins in ``skip`` are left
     out."""
@@ -208,14 +215,14 @@ def resolve(
     if skip:  # a caller without them, so that pluggy (asked when there is a wrapper) skips them
         left_out = [pm.get_plugin(plugin) for plugin in sorted(skip)]
         caller = pm.subset_hook_caller(name, [plugin for plugin in left_out if plugin is not None])
-    call_args = [arg for arg in caller.spec.argnames if arg != "options"]
+    call_args = [arg for arg in caller.spec.argnames if arg not in ("options", "rules")]
     firstresult = bool(caller.spec.opts.get("firstresult"))
     impls = list(reversed(caller.get_hookimpls()))
     if any(impl.hookwrapper or impl.wrapper for impl in impls):
-        return _via_pluggy(name, caller, impls, call_args, options, firstresult, named)
+        return _via_pluggy(name, caller, impls, call_args, options, firstresult, named, rules)
     if not impls:
         return (lambda *args: None) if firstresult else (lambda *args: [])
-    return _generate(name, impls, call_args, options, firstresult, named)
+    return _generate(name, impls, call_args, options, firstresult, named, rules)
 
 
 Effects = list[tuple[str, Sequence[Effect]]]
@@ -223,7 +230,8 @@ Effects = list[tuple[str, Sequence[Effect]]]
 
 
 class Hooks:
-    """One typed method per game hook; ``options`` are bound, so callers omit them.
+    """One typed method per game hook; ``options`` (and ``rules``, the ruleset these hooks
+    belong to, for the hooks whose spec takes it) are bound, so callers omit them.
 
     Firstresult hooks return the first non-``None`` answer (or ``None``); the others return the
     list of non-``None`` answers, the effect hooks as ``(plugin, effects)`` pairs. Every answer has
@@ -251,7 +259,9 @@ class Hooks:
     game_winners: Callable[[GameState], Sequence[str] | None]
     partners: Callable[[GameState, str], Sequence[str] | None]
 
-    def __init__(self, pm: pluggy.PluginManager, options: Options, baseline: str) -> None:
+    def __init__(
+        self, pm: pluggy.PluginManager, options: Options, baseline: str, rules: Any = None
+    ) -> None:
         #: Names of the hooks above that at least one plugin implements.
         self.implemented = frozenset(
             name
@@ -283,7 +293,11 @@ class Hooks:
         #: contract read it): the engine freezes no state to ask them.
         self.stateless = frozenset(name for name in EFFECT_HOOKS if "state" not in self.reads[name])
         for name in self.__annotations__:
-            setattr(self, name, resolve(pm, f"liarsdice_{name}", options, name in EFFECT_HOOKS))
+            setattr(
+                self,
+                name,
+                resolve(pm, f"liarsdice_{name}", options, name in EFFECT_HOOKS, rules=rules),
+            )
         per_bid = _plugins(pm, "liarsdice_bid_problem")
         batch = _plugins(pm, "liarsdice_bid_problems")
         #: ``bid_problem`` of the plugins that do not implement ``bid_problems`` (the per-bid
@@ -296,8 +310,8 @@ class Hooks:
         self.batch_only = bool(batch - per_bid)
         if batch & per_bid:  # a plugin with both forms: each is asked where it belongs
             name, form = "liarsdice_bid_problem", "liarsdice_bid_problems"
-            self.unbatched_bid_problem = resolve(pm, name, options, skip=batch)
-            self.batch_only_bid_problems = resolve(pm, form, options, skip=per_bid)
+            self.unbatched_bid_problem = resolve(pm, name, options, skip=batch, rules=rules)
+            self.batch_only_bid_problems = resolve(pm, form, options, skip=per_bid, rules=rules)
 
 
 def _plugins(pm: pluggy.PluginManager, hook: str) -> frozenset[str]:

@@ -76,6 +76,7 @@ __all__ = [  # the checks live in liarsdice.legality; they are the engine's API 
     "legal_bids",
     "legal_calls",
     "new_game",
+    "next_player",
     "open_round",
     "out_of_turn_calls",
     "partners",
@@ -275,6 +276,24 @@ def _count_matching(rules: Ruleset, draft: Draft, face: int) -> int:
         return count_matching(rules, draft.freeze(), face)
     faces = memo.answer(draft, (face,), lambda: rules.hooks.matching_faces(draft.freeze(), face))
     return sum(roll.count(counted) for roll in draft.rolls.values() for counted in faces)
+
+
+def next_player(rules: Ruleset, state: GameState, player: str) -> str:
+    """Who plays after ``player`` here, as ``state`` stands: what ``liarsdice_next_turn`` names
+    (a variant may play anticlockwise, or skip a player), else the next living player clockwise.
+
+    A plugin asks it (its hooks may take ``rules``) wherever a rule speaks of "the next player"
+    in the order of play, rather than ``state.next_alive``, which is always clockwise and is for
+    rules about seats (who opens when the chosen opener is out). ``player`` must be a living
+    player at the table (``ValueError`` otherwise); they need not be on turn. The answer holds
+    for the state given: a rule that sets the direction with the move about to be made is not in
+    it yet."""
+    if not state.player(player).alive:
+        raise ValueError(f"{player!r} is out: only a living player has a next player")
+    if rules.plan.turn:
+        return state.next_alive(player)
+    named = rules.hooks.next_turn(state, player)
+    return state.next_alive(player) if named is None else named
 
 
 def _pass_turn(rules: Ruleset, log: _Log, player: str) -> None:

@@ -10,6 +10,11 @@ Arguments shared by many hooks:
 - ``state`` (:class:`~liarsdice.models.GameState`): the game as it is now, read-only.
 - ``options`` (mapping ``"plugin.option" -> value``): every option of the ruleset, resolved.
 - ``player`` (str): the name of the player acting.
+- ``rules`` (:class:`~liarsdice.ruleset.Ruleset`): the ruleset being played, for questions only
+  the whole ruleset answers, such as who plays after a player here
+  (:func:`liarsdice.engine.next_player`: a variant may play anticlockwise). Read-only: never play
+  moves with it. Taken by the hooks of :data:`TAKE_RULES` (not by ``liarsdice_next_turn``, which
+  ``next_player`` asks).
 
 Plugin-owned public state lives in ``state.plugins[plugin_name]`` and changes only through
 :class:`~liarsdice.events.PluginStateSet` effects: every player's view carries it. A secret goes in
@@ -31,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from random import Random
+from typing import Any
 
 import pluggy
 
@@ -42,9 +48,29 @@ from liarsdice.options import CallRegistry, OptionRegistry, Options, VariantInfo
 from liarsdice.presets import PresetRegistry
 from liarsdice.rulestext import RulesText
 
+Ruleset = Any
+"""``rules``: a :class:`liarsdice.ruleset.Ruleset` (built on these specs, so not imported here)."""
+
 PROJECT = "liarsdice"
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
+
+TAKE_RULES = frozenset(
+    {
+        "liarsdice_face_allowed",
+        "liarsdice_bid_problem",
+        "liarsdice_bid_problems",
+        "liarsdice_call_problem",
+        "liarsdice_call_made",
+        "liarsdice_resolve_call",
+        "liarsdice_settle",
+        "liarsdice_timeout",
+        "liarsdice_next_opener",
+        "liarsdice_round_started",
+        "liarsdice_bid_made",
+    }
+)
+"""The hooks whose implementations may take ``rules``, the ruleset being played."""
 
 
 # --- registration: called on each plugin separately, once per process at discovery ---------------
@@ -112,7 +138,7 @@ def liarsdice_bid_rank(bid: Bid, options: Options) -> RankKey:  # type: ignore[e
 
 @hookspec(firstresult=True)
 def liarsdice_face_allowed(
-    state: GameState, player: str, face: int, options: Options
+    state: GameState, player: str, face: int, rules: Ruleset, options: Options
 ) -> bool | str | Text | None:
     """May ``player`` name ``face`` in a bid right now?
 
@@ -124,7 +150,7 @@ def liarsdice_face_allowed(
 
 @hookspec
 def liarsdice_bid_problem(
-    state: GameState, player: str, bid: Bid, payload: Payload, options: Options
+    state: GameState, player: str, bid: Bid, payload: Payload, rules: Ruleset, options: Options
 ) -> str | Text | None:
     """Why ``bid`` by ``player`` is illegal now, or ``None`` if this plugin has no objection.
 
@@ -138,7 +164,7 @@ def liarsdice_bid_problem(
 
 @hookspec
 def liarsdice_bid_problems(
-    state: GameState, player: str, bids: Sequence[Bid], options: Options
+    state: GameState, player: str, bids: Sequence[Bid], rules: Ruleset, options: Options
 ) -> Sequence[str | Text | None] | None:
     """The batch form of :func:`liarsdice_bid_problem`: for each bid of ``bids``, in order, why
     ``player`` may not make it now (with no payload), or ``None``; ``None`` for no objection to
@@ -171,7 +197,7 @@ def liarsdice_matching_faces(state: GameState, face: int, options: Options) -> f
 
 @hookspec
 def liarsdice_call_problem(
-    state: GameState, player: str, call: str, payload: Payload, options: Options
+    state: GameState, player: str, call: str, payload: Payload, rules: Ruleset, options: Options
 ) -> str | Text | None:
     """Why ``player`` may not make a call of kind ``call`` now, or ``None``.
 
@@ -183,7 +209,13 @@ def liarsdice_call_problem(
 
 @hookspec
 def liarsdice_call_made(
-    state: GameState, player: str, call: str, payload: Payload, rng: Random, options: Options
+    state: GameState,
+    player: str,
+    call: str,
+    payload: Payload,
+    rng: Random,
+    rules: Ruleset,
+    options: Options,
 ) -> Sequence[Effect] | None:
     """``player`` made a call of kind ``call`` that does not end the round (registered with
     ``ends_round=False``; ``CallMade`` is in ``state``). Return effects to apply, or ``None``.
@@ -196,7 +228,7 @@ def liarsdice_call_made(
 
 @hookspec(firstresult=True)
 def liarsdice_resolve_call(
-    state: GameState, player: str, call: str, count: int, options: Options
+    state: GameState, player: str, call: str, count: int, rules: Ruleset, options: Options
 ) -> Resolution | None:
     """Rule on a call of kind ``call`` by ``player`` against the bid on the table.
 
@@ -211,7 +243,7 @@ def liarsdice_resolve_call(
 
 @hookspec
 def liarsdice_settle(
-    state: GameState, resolution: Resolution, rng: Random, options: Options
+    state: GameState, resolution: Resolution, rng: Random, rules: Ruleset, options: Options
 ) -> Sequence[Effect] | None:
     """Turn a ruling into effects: lose a die, load a bullet and pull, regain a die, ...
 
@@ -223,7 +255,9 @@ def liarsdice_settle(
 
 
 @hookspec(firstresult=True)
-def liarsdice_timeout(state: GameState, player: str, options: Options) -> Resolution | None:
+def liarsdice_timeout(
+    state: GameState, player: str, rules: Ruleset, options: Options
+) -> Resolution | None:
     """What a timeout by ``player`` costs, as a ruling that :func:`liarsdice_settle` then prices.
 
     The baseline rules it a lost round for ``player`` (call ``"timeout"``, no reveal). Stops at
@@ -291,7 +325,9 @@ def liarsdice_first_opener(state: GameState, rng: Random, options: Options) -> s
 
 
 @hookspec(firstresult=True)
-def liarsdice_next_opener(state: GameState, resolution: Resolution, options: Options) -> str | None:
+def liarsdice_next_opener(
+    state: GameState, resolution: Resolution, rules: Ruleset, options: Options
+) -> str | None:
     """The player who opens the round after ``resolution``, given the state after settling.
 
     If the player named is out, the next living player clockwise opens. Stops at the first
@@ -304,7 +340,7 @@ def liarsdice_next_opener(state: GameState, resolution: Resolution, options: Opt
 
 @hookspec
 def liarsdice_round_started(
-    state: GameState, rng: Random, options: Options
+    state: GameState, rng: Random, rules: Ruleset, options: Options
 ) -> Sequence[Effect] | None:
     """A round has started (dice rolled, opener set); return effects to apply, or ``None``.
 
@@ -316,7 +352,13 @@ def liarsdice_round_started(
 
 @hookspec
 def liarsdice_bid_made(
-    state: GameState, player: str, bid: Bid, payload: Payload, rng: Random, options: Options
+    state: GameState,
+    player: str,
+    bid: Bid,
+    payload: Payload,
+    rng: Random,
+    rules: Ruleset,
+    options: Options,
 ) -> Sequence[Effect] | None:
     """``player`` has bid ``bid`` with ``payload`` (already in ``state``: the bid is on the table
     and the turn has passed clockwise); return effects to apply, or ``None``.

@@ -133,7 +133,7 @@ class Ruleset:
         self.pm.register(baseline.plugin, name=baseline.name)
         for name in reversed(self.order):  # pluggy asks the last registered first
             self.pm.register(by_name[name].plugin, name=name)
-        self.hooks = Hooks(self.pm, self.options, baseline.name)
+        self.hooks = Hooks(self.pm, self.options, baseline.name, self)
         #: The memoised answers of the hooks whose implementations declare what they read.
         self.memos = Memos(self.pm)
         #: Which steps of a round the engine takes on its fused path (:mod:`liarsdice.plan`).

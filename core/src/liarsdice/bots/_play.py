@@ -80,7 +80,8 @@ class Table:
         self.unknown = view.dice_in_play - len(self.known)
         self.current: Bid | None = view.bids[-1].bid if view.bids else None
         self.bidder: str | None = view.bids[-1].player if view.bids else None
-        self.next_player = self.state.next_alive(self.me)
+        #: Who bids after me: in the order of play, which a variant may turn anticlockwise.
+        self.next_player = engine.next_player(rules, self.state, self.me)
         #: The players on my side (``liarsdice_partners``): their lost round is mine too.
         self.partners = frozenset(engine.partners(rules, self.state, self.me))
         opponents = [seat for seat in self.alive if seat.name != self.me]

@@ -16,7 +16,9 @@ A plugin author gets the laws with one line in a test module (the pytest plugin 
   :func:`~.suite.valid_combinations`, :func:`~.suite.option_rows`).
 - :mod:`liarsdice.testing.running` — running the laws on them (:func:`~.running.run_case`,
   :func:`~.running.run_rows`).
-- :mod:`liarsdice.testing.plugins` — :func:`extra_variants` installs unpackaged plugins for a test.
+- :mod:`liarsdice.testing.plugins` — :func:`extra_variants` installs unpackaged plugins for a test;
+  ``ANTICLOCKWISE`` is the test variant that reverses the direction of play
+  (:mod:`liarsdice.testing.anticlockwise` plays each variant beside it).
 
 Without the pytest plugin, the same in a few lines::
 

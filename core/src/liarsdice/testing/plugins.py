@@ -9,6 +9,8 @@ out::
         rules = Ruleset.build(["dice-loss", "my-variant"])
 
 :class:`Immortal` is such a broken plugin, shared by the tests that need a game that cannot end.
+:data:`ANTICLOCKWISE` is a sound one that the kit plays every variant beside: play passes to the
+right, to check that a variant's "next player" is the player who really plays next.
 """
 
 from __future__ import annotations
@@ -85,3 +87,27 @@ class Immortal:
             for loser in resolution.losers
             if state.player(loser).dice == 1
         ]
+
+
+ANTICLOCKWISE_NAME = "anticlockwise"
+"""The name the kit installs :data:`ANTICLOCKWISE` under."""
+
+
+class Anticlockwise:
+    """A test variant that reverses the direction of play: after a bid (or a call that does not
+    end the round) the turn passes to the next living player anticlockwise. Seats, and who opens,
+    stay as the other variants say. The kit plays each variant beside it (the law case
+    ``anticlockwise``)."""
+
+    @hookimpl
+    def liarsdice_variant_info(self) -> VariantInfo:
+        return VariantInfo("Anticlockwise", "play passes to the right (a test of the kit)")
+
+    @hookimpl
+    def liarsdice_next_turn(self, state: GameState, player: str) -> str:
+        alive = [p.name for p in state.players if p.alive]
+        return alive[alive.index(player) - 1]
+
+
+ANTICLOCKWISE = Anticlockwise()
+"""The direction-reversing test variant, by an importable name (the replay command names it)."""

@@ -17,6 +17,9 @@ test item per case of :func:`liarsdice.testing.suite.law_cases`:
 - ``does-something``: the variant changes at least one legal move or ruling, found by a seeded
   search over games (:mod:`liarsdice.testing.relevance`);
 - ``isolation``: the variant keeps nothing between games (:mod:`liarsdice.testing.isolation`);
+- ``anticlockwise``: seeded games of the variant beside a test variant that turns play
+  anticlockwise keep every law, among them that the variant's "next player" is the one who plays
+  next (:mod:`liarsdice.testing.anticlockwise`; skipped for a variant that decides the turn);
 - ``rules-text``: its rules text and behaviour at each option value match the golden file
   ``rules_text/<variant>.md`` beside the module (:mod:`liarsdice.testing.snapshots`; written with
   ``--accept-rules-text``, skipped until there is one);
@@ -308,11 +311,13 @@ class LawItem(pytest.Item):
     def runtest(self) -> None:
         from liarsdice.testing import snapshots
         from liarsdice.testing.running import Replays, run_case
-        from liarsdice.testing.suite import SNAPSHOT_CASE
+        from liarsdice.testing.suite import ANTICLOCKWISE_CASE, SNAPSHOT_CASE
 
         parent = self.parent
         assert isinstance(parent, LawSuite)
         case = self.case
+        if case.refusal and case.name == ANTICLOCKWISE_CASE:
+            pytest.skip(f"{case.id} does not apply: {case.refusal}")
         if case.refusal:
             pytest.skip(f"Ruleset.build refuses {' + '.join(case.include)}: {case.refusal}")
         if case.name == SNAPSHOT_CASE:

@@ -18,7 +18,7 @@ import attrs
 
 from liarsdice.models import JSON
 from liarsdice.ruleset import Ruleset
-from liarsdice.testing import PROFILE_VARIABLE, isolation, replay
+from liarsdice.testing import PROFILE_VARIABLE, anticlockwise, isolation, replay
 from liarsdice.testing.driver import PlayedGame, RandomChooser, play_game, seat_names, table_near
 from liarsdice.testing.laws import (
     GAME_LAWS,
@@ -29,8 +29,15 @@ from liarsdice.testing.laws import (
     check_game,
     check_ruleset,
 )
+from liarsdice.testing.plugins import ANTICLOCKWISE, ANTICLOCKWISE_NAME
 from liarsdice.testing.relevance import variant_changes_play
-from liarsdice.testing.suite.cases import ISOLATION_CASE, RELEVANCE_CASE, SNAPSHOT_CASE, LawCase
+from liarsdice.testing.suite.cases import (
+    ANTICLOCKWISE_CASE,
+    ISOLATION_CASE,
+    RELEVANCE_CASE,
+    SNAPSHOT_CASE,
+    LawCase,
+)
 
 if TYPE_CHECKING:
     from hypothesis import settings as Settings
@@ -150,8 +157,10 @@ def run_case(
 ) -> CaseRun:
     """Run every ruleset law and game law on games drawn for ``case`` (options drawn per example,
     or pinned by ``options``), with ``settings`` (default :func:`hypothesis_settings`); for the
-    :data:`RELEVANCE_CASE`, search for a difference the variant makes instead, and for the
-    :data:`ISOLATION_CASE` check that its games are independent (:mod:`.isolation`). ``laws`` and
+    :data:`RELEVANCE_CASE`, search for a difference the variant makes instead, for the
+    :data:`ISOLATION_CASE` check that its games are independent (:mod:`.isolation`), and for the
+    :data:`ANTICLOCKWISE_CASE` check seeded games played anticlockwise (:mod:`.anticlockwise`).
+    ``laws`` and
     ``ruleset_laws`` are checked beside the shipped ones but those ``exclude`` names
     (:func:`without`); ``database_key`` (default: the case id) keeps this run's examples apart in
     Hypothesis's database from other runs of the same case; a ``seed`` makes the run the same
@@ -174,6 +183,16 @@ def run_case(
         return tally
     if case.name == ISOLATION_CASE:
         tally.found = isolation.check(isolation.rulesets_for(case.variant), fresh=True)
+        return tally
+    if case.name == ANTICLOCKWISE_CASE:
+        reversing = attrs.evolve(
+            offer, plugins={**offer.plugins, ANTICLOCKWISE_NAME: ANTICLOCKWISE}
+        )
+        tally.found = anticlockwise.check(
+            case.variant,
+            exclude=exclude,
+            on_violation=lambda violation, game: reversing.note(violation, game, case.id),
+        )
         return tally
     hypothesis = _hypothesis()
     from liarsdice.testing import strategies as lst  # it needs Hypothesis, checked above

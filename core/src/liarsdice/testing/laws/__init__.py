@@ -23,7 +23,8 @@ The laws live by concern: :mod:`.ordering` (bid order, legal-move enumeration),
 :mod:`.variant_order` (variants that change the same thing declare an order), :mod:`.counting`
 (rulings), :mod:`.economy` (dice and public facts), :mod:`.flow` (which moves are accepted),
 :mod:`.liveness` (rounds and games end), :mod:`.memo` (memoised hook answers), :mod:`.records`
-(replay, JSON, seeds), :mod:`.privacy` and :mod:`.public_log` (what each viewer may see);
+(replay, JSON, seeds), :mod:`.turns` (the order of play, checked in games played beside the
+anticlockwise test variant), :mod:`.privacy` and :mod:`.public_log` (what each viewer may see);
 :mod:`._common` holds what they share.
 """
 
@@ -53,6 +54,7 @@ from liarsdice.testing.laws._common import REPLAY as REPLAY
 from liarsdice.testing.laws._common import ROUNDS_END as ROUNDS_END
 from liarsdice.testing.laws._common import SAME_SEED as SAME_SEED
 from liarsdice.testing.laws._common import TEXT_ORDER as TEXT_ORDER
+from liarsdice.testing.laws._common import TURN_ORDER as TURN_ORDER
 from liarsdice.testing.laws._common import GameLaw, LawViolation, RulesetLaw
 from liarsdice.testing.laws.counting import challenge_has_one_loser
 from liarsdice.testing.laws.economy import (
@@ -76,6 +78,7 @@ from liarsdice.testing.laws.records import (
     replay_rebuilds_state,
     same_seed_same_game,
 )
+from liarsdice.testing.laws.turns import next_player_follows_turn_order
 from liarsdice.testing.laws.variant_order import (
     calls_are_ruled_by_one_variant,
     rules_text_is_ordered,
@@ -124,6 +127,7 @@ GAME_LAWS: tuple[GameLaw, ...] = (
     rounds_end,
     challenge_has_one_loser,
     calls_are_ruled_by_one_variant,
+    next_player_follows_turn_order,
     dice_change_only_through_effects,
     game_has_one_winner,
     games_end,
@@ -148,6 +152,7 @@ _TITLES: dict[Callable[..., None], str] = {
     rounds_end: ROUNDS_END,
     challenge_has_one_loser: ONE_LOSER,
     calls_are_ruled_by_one_variant: ONE_RULER,
+    next_player_follows_turn_order: TURN_ORDER,
     dice_change_only_through_effects: DICE,
     game_has_one_winner: ONE_WINNER,
     games_end: GAMES_END,
@@ -195,6 +200,7 @@ __all__ = [
     "legal_enumeration_agrees",
     "legal_moves_apply",
     "memoised_answers_agree",
+    "next_player_follows_turn_order",
     "public_events_hide_dice",
     "public_fact_law",
     "replay_rebuilds_state",

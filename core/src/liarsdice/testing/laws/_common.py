@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from liarsdice.discovery import call_on
 from liarsdice.ruleset import Ruleset
 from liarsdice.serialization import to_data
 from liarsdice.testing.driver import Step, show_move, show_state
@@ -36,6 +37,7 @@ ONE_RULER = "each call is ruled on by one variant, or by variants in a declared 
 TEXT_ORDER = "variants that change one clause of the rules page are in a declared order"
 GAMES_END = "every game ends within the ruleset's move limit"
 INDEPENDENT = "a game comes out the same whatever was played before it"
+TURN_ORDER = 'a variant\'s "next player" is the player who plays next, whichever way play goes'
 MEMO = "a memoised hook answers as its full call, given what its implementations declare they read"
 
 
@@ -51,6 +53,39 @@ class LawViolation(AssertionError):
         if example:
             message += f"\n  example: {example}"
         super().__init__(message)
+
+
+def answered_by(rules: Ruleset, hook: str, **arguments: Any) -> str:
+    """Which plugin answered ``hook`` with ``arguments`` (``options`` and ``rules`` are added), in
+    words, for a law's message: ``"unfair's liarsdice_resolve_call"`` for a first-result hook (the
+    plugin whose answer was taken), every plugin that answered for the others, ``"no plugin's
+    ..."`` when none did. Each plugin is asked on its own, in the order the ruleset asks them."""
+    caller = getattr(rules.pm.hook, hook)
+    found = []
+    for impl in reversed(caller.get_hookimpls()):
+        if impl.hookwrapper or impl.wrapper:
+            continue
+        answer = call_on(
+            impl.plugin_name, rules.pm, hook, **arguments, options=rules.options, rules=rules
+        )
+        if answer is not None:
+            found.append(impl.plugin_name)
+            if caller.spec.opts.get("firstresult"):
+                break
+    return f"{' and '.join(found) or 'no plugin'}'s {hook}"
+
+
+def implemented_by(rules: Ruleset, *hooks: str) -> str:
+    """The variants (the baseline aside) that implement ``hooks``, in words, for a law whose
+    breach cannot be pinned on one answer: ``"flaky's liarsdice_bid_problem"``, or ``"the
+    baseline only"``."""
+    found = [
+        f"{impl.plugin_name}'s {hook}"
+        for hook in hooks
+        for impl in reversed(getattr(rules.pm.hook, hook).get_hookimpls())
+        if impl.plugin_name != rules.names[0]
+    ]
+    return ", ".join(found) or "the baseline only"
 
 
 def at_step(step: Step) -> str:

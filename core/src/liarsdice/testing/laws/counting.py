@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from liarsdice.events import RoundResolved
-from liarsdice.models import CallAction
+from liarsdice.models import CallAction, GameState, Resolution
 from liarsdice.ruleset import Ruleset
 from liarsdice.testing.driver import Step, show_bid, timeline
-from liarsdice.testing.laws._common import ONE_LOSER, LawViolation, at_step
+from liarsdice.testing.laws._common import ONE_LOSER, LawViolation, answered_by, at_step
 
 
 def challenge_has_one_loser(rules: Ruleset, steps: Sequence[Step]) -> None:
@@ -55,7 +55,11 @@ def challenge_has_one_loser(rules: Ruleset, steps: Sequence[Step]) -> None:
                 placed.bid,
             ):
                 raise LawViolation(
-                    ONE_LOSER, rules, f"the ruling is not about this call: {ruling}", at_step(step)
+                    ONE_LOSER,
+                    rules,
+                    f"the ruling is not about this call: {ruling}"
+                    + _ruler(rules, state, action, ruling),
+                    at_step(step),
                 )
             faces = matching(state, placed.bid.face)
             recount = sum(die in faces for roll in state.round.rolls.values() for die in roll)
@@ -63,7 +67,8 @@ def challenge_has_one_loser(rules: Ruleset, steps: Sequence[Step]) -> None:
                 raise LawViolation(
                     ONE_LOSER,
                     rules,
-                    f"count {ruling.count}, but the rolls hold {recount} of {sorted(faces)}",
+                    f"count {ruling.count}, but the rolls hold {recount} of {sorted(faces)} "
+                    f"(faces from {_counter(rules, state, placed.bid.face)})",
                     at_step(step),
                 )
             if ruling.call != "challenge":
@@ -73,7 +78,7 @@ def challenge_has_one_loser(rules: Ruleset, steps: Sequence[Step]) -> None:
                     ONE_LOSER,
                     rules,
                     f"losers {list(ruling.losers)}, winners {list(ruling.winners)}: "
-                    "want one of each",
+                    f"want one of each{_ruler(rules, state, action, ruling)}",
                     at_step(step),
                 )
             stands = recount >= placed.bid.quantity
@@ -85,6 +90,17 @@ def challenge_has_one_loser(rules: Ruleset, steps: Sequence[Step]) -> None:
                     ONE_LOSER,
                     rules,
                     f"{recount} counted for {show_bid(placed.bid)}, so {loser} loses; "
-                    f"ruled {ruling}",
+                    f"ruled {ruling}{_ruler(rules, state, action, ruling)}",
                     at_step(step),
                 )
+
+
+def _ruler(rules: Ruleset, state: GameState, action: CallAction, ruling: Resolution) -> str:
+    """`` (ruled by <plugin>'s liarsdice_resolve_call)``: who ruled on ``action``."""
+    asked = {"state": state, "player": action.player, "call": action.kind, "count": ruling.count}
+    return f" (ruled by {answered_by(rules, 'liarsdice_resolve_call', **asked)})"
+
+
+def _counter(rules: Ruleset, state: GameState, face: int) -> str:
+    """Who answered which faces count toward ``face``, in words."""
+    return answered_by(rules, "liarsdice_matching_faces", state=state, face=face)

@@ -26,7 +26,13 @@ from liarsdice.testing.driver import (
     show_state,
     timeline,
 )
-from liarsdice.testing.laws._common import ENUMERATION, ORDER, LawViolation, at_step
+from liarsdice.testing.laws._common import (
+    ENUMERATION,
+    ORDER,
+    LawViolation,
+    at_step,
+    implemented_by,
+)
 
 
 def bid_order(rules: Ruleset, max_dice: int = 30) -> None:
@@ -85,6 +91,9 @@ def _in_round(state: GameState | None) -> bool:
     return state is not None and not state.over and state.round is not None and not state.round.over
 
 
+_BID_HOOKS = ("liarsdice_face_allowed", "liarsdice_bid_problem", "liarsdice_bid_problems")
+
+
 def legal_enumeration_agrees(rules: Ruleset, steps: Sequence[Step]) -> None:
     """In every state of a round, for the player on turn and one other player:
     ``engine.legal_bids(limit=None)`` is exactly the bids of the grid (quantity 0 to dice in
@@ -95,7 +104,8 @@ def legal_enumeration_agrees(rules: Ruleset, steps: Sequence[Step]) -> None:
             raise LawViolation(
                 ENUMERATION,
                 rules,
-                f"offered as legal, then refused: {'; '.join(step.refused)}",
+                f"offered as legal, then refused: {'; '.join(step.refused)} (judged by "
+                f"{implemented_by(rules, *_BID_HOOKS, 'liarsdice_call_problem')})",
                 at_step(step),
             )
     rank: Callable[[Bid], Any] = rules.hooks.bid_rank
@@ -126,6 +136,8 @@ def legal_enumeration_agrees(rules: Ruleset, steps: Sequence[Step]) -> None:
                     if extra or missing
                     else f"for {player}: legal_bids is not sorted by rank"
                 )
+                judges = implemented_by(rules, *_BID_HOOKS)
+                detail += f" (bids judged by {judges})"
                 raise LawViolation(ENUMERATION, rules, detail, show_state(state))
             for limit in (1, 10):
                 if engine.legal_bids(rules, state, player, limit) != listed[:limit]:
@@ -142,7 +154,8 @@ def legal_enumeration_agrees(rules: Ruleset, steps: Sequence[Step]) -> None:
                 raise LawViolation(
                     ENUMERATION,
                     rules,
-                    f"for {player}: legal_calls disagrees with call_problems",
+                    f"for {player}: legal_calls disagrees with call_problems (calls judged by "
+                    f"{implemented_by(rules, 'liarsdice_call_problem')})",
                     show_state(state),
                 )
             if player == turn:

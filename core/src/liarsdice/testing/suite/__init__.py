@@ -27,6 +27,7 @@ The modules, by job: :mod:`.structure` (which variants go together by their decl
 from __future__ import annotations
 
 from liarsdice.testing.suite.cases import (
+    ANTICLOCKWISE_CASE,
     ISOLATION_CASE,
     RELEVANCE_CASE,
     SEEDED_CASES,
@@ -49,6 +50,7 @@ from liarsdice.testing.suite.option_values import (
 from liarsdice.testing.suite.structure import structurally_valid, valid_subsets
 
 __all__ = [
+    "ANTICLOCKWISE_CASE",
     "ISOLATION_CASE",
     "RELEVANCE_CASE",
     "SEEDED_CASES",

@@ -26,7 +26,11 @@ seeded games in two orders and in a new process."""
 SNAPSHOT_CASE = "rules-text"
 """The case that compares the variant's rules text and behaviour at each option value with its
 golden file (:mod:`liarsdice.testing.snapshots`)."""
-SEEDED_CASES = (RELEVANCE_CASE, ISOLATION_CASE, SNAPSHOT_CASE)
+ANTICLOCKWISE_CASE = "anticlockwise"
+"""The case that plays the variant beside a test variant that turns play anticlockwise and checks
+every game law, among them that its "next player" is the one who plays next
+(:mod:`liarsdice.testing.anticlockwise`)."""
+SEEDED_CASES = (RELEVANCE_CASE, ISOLATION_CASE, SNAPSHOT_CASE, ANTICLOCKWISE_CASE)
 """The cases that play seeded games rather than Hypothesis's."""
 
 
@@ -44,7 +48,8 @@ class LawCase:
     candidates: tuple[str, ...]
     include: tuple[str, ...]
     refusal: str = ""
-    """Why ``Ruleset.build`` refuses every ruleset of the case (then it is skipped, saying so)."""
+    """Why ``Ruleset.build`` refuses every ruleset of the case, or why the case does not apply
+    (then it is skipped, saying so)."""
 
     @property
     def id(self) -> str:
@@ -141,6 +146,9 @@ def law_cases(variant: str, *, combine: bool = True) -> list[LawCase]:
     cases = [alone]
     if variant != BASELINE:
         cases += [attrs.evolve(alone, name=name) for name in SEEDED_CASES]
+        if hasattr(known[variant].plugin, "liarsdice_next_turn"):
+            reason = f"{variant} decides who plays next itself (liarsdice_next_turn)"
+            cases[-1] = attrs.evolve(cases[-1], refusal=reason)
     if not combine:
         return cases
     for other in sorted(set(known) - {BASELINE, variant}):
