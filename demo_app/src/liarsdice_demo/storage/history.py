@@ -10,7 +10,8 @@ order. A game is saved once: saving a record whose ``live_key`` is already store
 another process, saving a game again) changes nothing and returns the stored game's id, with no
 rating changes; the unique index on ``live_key`` makes it so even for two saves at once.
 Bots are stored as players too. The event log is ``liarsdice.serialization`` data, so
-:func:`load_events` gives back the exact events and ``liarsdice.reducer.replay`` rebuilds the game.
+:func:`load_events` (or :func:`event_batches`, a batch at a time) gives back the exact events and
+``liarsdice.reducer.replay`` rebuilds the game.
 A game may have several winners (a team): the ``winner`` column holds their seat names joined by
 :data:`WINNERS_JOINED` (one winner's name alone, as in rows saved before), and every game read
 back here carries them as the list ``winners``.
@@ -19,7 +20,7 @@ back here carries them as the list ``winners``.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import chain
 from typing import Any
 
@@ -158,6 +159,14 @@ def _save(conn: Connection, record: dict[str, Any]) -> tuple[int, Changes | None
 def load_events(events_json: str) -> list[Event]:
     """The event log stored by :func:`save_game`."""
     return from_data(json.loads(events_json), list[Event])
+
+
+def event_batches(events_json: str, size: int) -> Iterator[list[Event]]:
+    """The event log stored by :func:`save_game`, read ``size`` events at a time (a caller can
+    stop, or let other work run, between two batches)."""
+    data = json.loads(events_json)
+    for start in range(0, len(data), size):
+        yield from_data(data[start : start + size], list[Event])
 
 
 def leaderboard(conn: Connection, limit: int = 100) -> list[dict[str, Any]]:

@@ -1,0 +1,153 @@
+"""A finished game's replay steps, a page at a time, each state written as what changed.
+
+A step is a narrated event with the state after it. Contract: :func:`steps_page` folds a stored game's events (in batches, as
+:func:`liarsdice_demo.storage.history.event_batches` reads them) and answers the steps from
+``first`` on, in ``locale``, as :class:`StepsPage`: at most :data:`PAGE_STEPS` steps and at most
+:data:`CAP` bytes once encoded (:meth:`StepsPage.encode`), with the total number of steps and
+where the next page starts. A step is ``{"text": line, "matching": faces or None, "state":
+patch}``: ``matching`` are the faces that count toward the bid called (from the call to the next
+round); ``patch`` holds the keys of the state's data (``liarsdice.serialization.to_data``) that
+changed since the page's step before: the first step of a page has every key. Within a patch,
+``round`` (unless ``None``) is itself a patch of the round before (an empty one when there was
+none), and the round's ``bids`` are ``{"keep": n, "add": [...]}``: the first ``n`` bids before,
+then ``add``. So a step costs what it changes (a bid: one bid and the turn), not the whole
+state, and a page's size, like the work to make it, is linear in the game; the page's script
+(``static/replay.js``) rebuilds each state. The fold lets other requests run every
+:data:`YIELD_EVERY` events (``time.sleep(0)``: a switch under gevent, the GIL released under
+threads), so a long game never holds the worker.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+import orjson
+
+from liarsdice.events import CallMade, Event, RoundStarted
+from liarsdice.i18n import render
+from liarsdice.models import GameState, PlacedBid
+from liarsdice.reducer import Draft
+from liarsdice.ruleset import Ruleset
+from liarsdice.serialization import to_data
+from liarsdice_demo.text import narrate
+
+CAP = 2 * 1024 * 1024
+"""The most bytes one page of steps holds (the replay's page itself is a few kilobytes)."""
+PAGE_STEPS = 5000
+"""The most steps a page holds; pages start at multiples of it, so browsers' caches share them."""
+YIELD_EVERY = 256
+"""Events folded between two chances for other requests to run."""
+STEPS_FORMAT = f"1:{PAGE_STEPS}:{CAP}"
+"""The steps' format and paging: changing either changes every page's ETag."""
+_ENVELOPE = 200
+"""Bytes kept for the page's fields around its steps."""
+
+
+@attrs.frozen
+class StepsPage:
+    """The steps from ``first`` (``steps``), how many the game has (``total``) and the first one
+    after them (``next``, ``None`` at the end)."""
+
+    first: int
+    total: int
+    next: int | None
+    steps: list[bytes]
+
+    def encode(self) -> bytes:
+        """The page as JSON: ``{"from", "total", "next", "page", "steps"}`` (UTF-8)."""
+        head = {"from": self.first, "total": self.total, "next": self.next, "page": PAGE_STEPS}
+        return orjson.dumps(head)[:-1] + b',"steps":[' + b",".join(self.steps) + b"]}"
+
+
+def _patch(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """The keys of ``after`` whose values differ in ``before``."""
+    missing = object()
+    return {key: value for key, value in after.items() if before.get(key, missing) != value}
+
+
+def state_patch(
+    before: dict[str, Any],
+    after: dict[str, Any],
+    bids_before: tuple[PlacedBid, ...],
+    bids_after: tuple[PlacedBid, ...],
+) -> dict[str, Any]:
+    """The patch that makes ``after`` of ``before`` (see the module's contract): both are states'
+    data with their round's bids left out, which are ``bids_before`` and ``bids_after``."""
+    patch = _patch(before, after)
+    if after.get("round") is None:
+        return patch
+    kept = len(bids_before)
+    if bids_after[:kept] != bids_before:  # not only bids added: count the bids that stay
+        kept, most = 0, min(len(bids_before), len(bids_after))
+        while kept < most and bids_before[kept] == bids_after[kept]:
+            kept += 1
+    if "round" in patch or kept < len(bids_before) or kept < len(bids_after):
+        patch["round"] = _patch(before.get("round") or {}, after["round"])
+        patch["round"]["bids"] = {"keep": kept, "add": [to_data(b) for b in bids_after[kept:]]}
+    return patch
+
+
+def _data(state: GameState) -> tuple[dict[str, Any], tuple[PlacedBid, ...]]:
+    """``state``'s data with its round's bids left out (``[]``), and those bids."""
+    if state.round is None:
+        return to_data(state), ()
+    bids = state.round.bids
+    return to_data(attrs.evolve(state, round=attrs.evolve(state.round, bids=()))), bids
+
+
+def _matching(ruleset: Ruleset | None, draft: Draft) -> list[int] | None:
+    """The faces that count toward the bid on the table (``None`` when there is none)."""
+    if not draft.in_round:
+        return None
+    face = draft.current_bid.face if draft.current_bid else 0
+    faces = ruleset.hooks.matching_faces(draft.freeze(), face) if ruleset else {face}
+    return sorted(faces)
+
+
+def steps_page(
+    batches: Iterable[list[Event]], ruleset: Ruleset | None, locale: str, first: int
+) -> StepsPage:
+    """The steps of the game whose log ``batches`` hold, from step ``first`` on (see the module's
+    contract). ``ruleset`` ``None``: a variant of the game is no longer installed, so only the bid's
+    own face counts."""
+    draft: Draft | None = None
+    matching: list[int] | None = None
+    steps: list[bytes] = []
+    before: dict[str, Any] = {}
+    bids: tuple[PlacedBid, ...] = ()
+    size, total, following = _ENVELOPE, 0, None
+    for batch in batches:
+        time.sleep(0)  # let other requests run (a switch under gevent)
+        for event in batch:
+            if isinstance(event, CallMade) and draft is not None:
+                matching = _matching(ruleset, draft)
+            elif isinstance(event, RoundStarted):
+                matching = None
+            if draft is None:
+                draft = Draft.started(event)  # type: ignore[arg-type]  # a log starts so
+            else:
+                draft.apply(event)
+            text = narrate.line(event)
+            if text is None:
+                continue
+            index, total = total, total + 1
+            if index < first or following is not None:
+                continue
+            if len(steps) == PAGE_STEPS:
+                following = index
+                continue
+            after, bids_after = _data(draft.freeze())
+            patch = state_patch(before, after, bids, bids_after)
+            step = orjson.dumps(
+                {"text": render(text, locale), "matching": matching, "state": patch}
+            )
+            if steps and size + len(step) + 1 > CAP:
+                following = index
+                continue
+            steps.append(step)
+            size += len(step) + 1
+            before, bids = after, bids_after
+    return StepsPage(first, total, following, steps)
