@@ -4,6 +4,7 @@ caching headers, and bad requests are refused with a reason."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import orjson
@@ -13,13 +14,17 @@ from liarsdice.events import CallMade, Event, RoundStarted
 from liarsdice.reducer import Draft
 from liarsdice.serialization import to_data
 from liarsdice.simulate import random_action
+from liarsdice_demo.storage import db, history
 from liarsdice_demo.tables.composition import parse_config
 from liarsdice_demo.text import narrate
-from liarsdice_demo.text.replay import PAGE_STEPS
+from liarsdice_demo.text.replay import CAP, PAGE_STEPS
 
-from .replays import CHIPS_20, steps, store
+from .replays import CHIPS_20, at_last_step, steps, store
+from .test_phone import PHONE, fits
 
 UK = {"Accept-Language": "uk"}
+DESKTOP = {"width": 1280, "height": 800}
+SHOWN = "(step) => document.querySelector('#seats').dataset.step === String(step)"
 
 
 def narrated(events: list[Event], config: dict[str, Any]) -> list[dict[str, Any]]:
@@ -141,3 +146,63 @@ def test_bad_step_requests_are_refused_with_a_reason(app: Any, client: Any) -> N
     assert client.get(f"/games/{game_id + 1}/steps?locale=en").status_code == 404
     assert client.get(f"/games/{2**40}/steps?locale=en").status_code == 404
     assert len(events) > total  # not every event is a step
+
+
+@pytest.mark.parametrize(
+    ("viewport", "locale"), [(PHONE, "uk"), (DESKTOP, "en")], ids=["phone", "desktop"]
+)
+def test_the_longest_game_steps_in_the_browser(
+    app: Any, live_server: str, browser: Any, viewport: dict[str, int], locale: str
+) -> None:
+    game_id, events = store(app.config["DATABASE_URL"], CHIPS_20)
+    expected = narrated(events, CHIPS_20)
+    page = browser.new_page(viewport=viewport)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    fetched: list[int] = []
+    page.on("response", lambda r: "/steps?" in r.url and fetched.append(len(r.body())))
+    page.goto(f"http://{live_server}/games/{game_id}?lang={locale}")
+    page.wait_for_function(SHOWN, arg=0)
+    assert page.inner_text("#line") == expected[0]["line"].render(locale)
+    fits(page)
+    page.click("#last")
+    at_last_step(page)
+    last = expected[-1]
+    assert page.inner_text("#line") == last["line"].render(locale)
+    assert page.inner_text("#counter") == f"{len(expected)} / {len(expected)}"
+    assert page.locator(".seat.winner .name").all_inner_texts() == list(last["draft"].winners)
+    fits(page)
+    middle = 2 * PAGE_STEPS + 345  # in the third page: the slider fetches it
+    page.eval_on_selector(
+        "#step", "(s, i) => { s.value = String(i); s.dispatchEvent(new Event('input')); }", middle
+    )
+    for step in (middle, middle - 1):
+        page.wait_for_function(SHOWN, arg=step)
+        assert page.inner_text("#line") == expected[step]["line"].render(locale)
+        state = expected[step]["draft"]
+        assert state.round is not None
+        assert page.locator("#bids li").count() == len(state.round.bids)
+        dice = page.locator("#seats .die").all_inner_texts()
+        assert len(dice) == sum(len(roll) for roll in state.round.rolls.values())
+        if step == middle:
+            page.click("#prev")
+    assert len(fetched) == 3 and max(fetched) <= CAP  # the first, the last and the third page
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("size", [1, 16, 1000])
+def test_a_stored_log_parsed_in_batches_is_the_log(app: Any, size: int) -> None:
+    game_id, events = store(app.config["DATABASE_URL"], {"preset": "casino", "seats": 3}, 1)
+    with db.engine_for(app.config["DATABASE_URL"]).connect() as conn:
+        stored = history.game(conn, game_id)
+    assert stored is not None
+    data = json.loads(stored["events"])
+    for text in (
+        stored["events"],
+        json.dumps(data, indent=1),
+        json.dumps(data, separators=(",", ":")),
+    ):
+        batches = list(history.event_batches(text, size))
+        assert [event for batch in batches for event in batch] == events
+        assert all(len(batch) == size for batch in batches[:-1]) and 0 < len(batches[-1]) <= size
+    assert list(history.event_batches("[]", size)) == []

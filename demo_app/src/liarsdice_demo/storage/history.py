@@ -20,6 +20,7 @@ back here carries them as the list ``winners``.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Sequence
 from itertools import chain
 from typing import Any
@@ -161,12 +162,27 @@ def load_events(events_json: str) -> list[Event]:
     return from_data(json.loads(events_json), list[Event])
 
 
+_DECODER = json.JSONDecoder()
+_BETWEEN = re.compile(r"[\s,]*")
+"""What separates two events of a stored log (a JSON array)."""
+
+
 def event_batches(events_json: str, size: int) -> Iterator[list[Event]]:
-    """The event log stored by :func:`save_game`, read ``size`` events at a time (a caller can
-    stop, or let other work run, between two batches)."""
-    data = json.loads(events_json)
-    for start in range(0, len(data), size):
-        yield from_data(data[start : start + size], list[Event])
+    """The event log stored by :func:`save_game`, parsed ``size`` events at a time, so a caller can
+    stop, or let other work run, between two batches (a long log is never parsed at once)."""
+    position = events_json.index("[") + 1
+    batch: list[Any] = []
+    while True:
+        position = _BETWEEN.match(events_json, position).end()  # type: ignore[union-attr]
+        if events_json[position] == "]":
+            break
+        item, position = _DECODER.raw_decode(events_json, position)
+        batch.append(item)
+        if len(batch) == size:
+            yield from_data(batch, list[Event])
+            batch = []
+    if batch:
+        yield from_data(batch, list[Event])
 
 
 def leaderboard(conn: Connection, limit: int = 100) -> list[dict[str, Any]]:

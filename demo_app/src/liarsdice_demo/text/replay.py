@@ -1,33 +1,39 @@
 """A finished game's replay steps, a page at a time, each state written as what changed.
 
-A step is a narrated event with the state after it. Contract: :func:`steps_page` folds a stored game's events (in batches, as
-:func:`liarsdice_demo.storage.history.event_batches` reads them) and answers the steps from
-``first`` on, in ``locale``, as :class:`StepsPage`: at most :data:`PAGE_STEPS` steps and at most
-:data:`CAP` bytes once encoded (:meth:`StepsPage.encode`), with the total number of steps and
-where the next page starts. A step is ``{"text": line, "matching": faces or None, "state":
-patch}``: ``matching`` are the faces that count toward the bid called (from the call to the next
-round); ``patch`` holds the keys of the state's data (``liarsdice.serialization.to_data``) that
-changed since the page's step before: the first step of a page has every key. Within a patch,
-``round`` (unless ``None``) is itself a patch of the round before (an empty one when there was
-none), and the round's ``bids`` are ``{"keep": n, "add": [...]}``: the first ``n`` bids before,
-then ``add``. So a step costs what it changes (a bid: one bid and the turn), not the whole
-state, and a page's size, like the work to make it, is linear in the game; the page's script
-(``static/replay.js``) rebuilds each state. The fold lets other requests run every
-:data:`YIELD_EVERY` events (``time.sleep(0)``: a switch under gevent, the GIL released under
-threads), so a long game never holds the worker.
+A step is a narrated event with the state after it. Contract: :func:`steps_page` folds a stored
+game's events (in batches, as :func:`liarsdice_demo.storage.history.event_batches` parses them)
+and answers the steps from ``first`` on, in ``locale``, as :class:`StepsPage`: at most
+:data:`PAGE_STEPS` steps and at most :data:`CAP` bytes once encoded (:meth:`StepsPage.encode`),
+with the game's number of steps and where the next page starts.
+
+A step is ``{"text": line, "matching": faces or None, "state": patch}``. ``matching`` are the
+faces that count toward the bid called (from the call to the next round). ``patch`` holds the keys
+of the state's data (``liarsdice.serialization.to_data``) that changed since the page's step
+before, so the first step of a page has every key; within it, ``round`` (unless ``None``) is a
+patch of the round before (of an empty one when there was none), and the round's ``bids`` are
+``{"keep": n, "add": [...]}``: the first ``n`` bids before, then ``add``. A step costs what it
+changes (a bid: one bid and the turn), not the whole state, so a page's size, like the work to
+make it, is linear in the game; the page's script (``static/replay.js``) rebuilds the states.
+
+The fold lets all other work run first every :data:`YIELD_EVERY` events
+(:func:`let_others_run`), and a process makes one page at a time (:data:`MAKING`): a long game,
+or many readers of one, never hold the worker up.
 """
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import attrs
+import gevent
 import orjson
+from gevent import monkey
 
 from liarsdice.events import CallMade, Event, RoundStarted
-from liarsdice.i18n import render
+from liarsdice.i18n import Text, render
 from liarsdice.models import GameState, PlacedBid
 from liarsdice.reducer import Draft
 from liarsdice.ruleset import Ruleset
@@ -38,8 +44,11 @@ CAP = 2 * 1024 * 1024
 """The most bytes one page of steps holds (the replay's page itself is a few kilobytes)."""
 PAGE_STEPS = 5000
 """The most steps a page holds; pages start at multiples of it, so browsers' caches share them."""
-YIELD_EVERY = 256
-"""Events folded between two chances for other requests to run."""
+YIELD_EVERY = 16
+"""Events folded between two chances for other work to run (about a millisecond's work)."""
+MAKING = threading.BoundedSemaphore(1)
+"""Held while a page of steps is made: a process makes one at a time, and further requests for
+pages wait (without using the CPU) instead of sharing it, so the sockets' greenlets keep theirs."""
 STEPS_FORMAT = f"1:{PAGE_STEPS}:{CAP}"
 """The steps' format and paging: changing either changes every page's ETag."""
 _ENVELOPE = 200
@@ -107,20 +116,26 @@ def _matching(ruleset: Ruleset | None, draft: Draft) -> list[int] | None:
     return sorted(faces)
 
 
-def steps_page(
-    batches: Iterable[list[Event]], ruleset: Ruleset | None, locale: str, first: int
-) -> StepsPage:
-    """The steps of the game whose log ``batches`` hold, from step ``first`` on (see the module's
-    contract). ``ruleset`` ``None``: a variant of the game is no longer installed, so only the bid's
-    own face counts."""
+def let_others_run() -> None:
+    """Let the process's other work go first: under gevent's monkey patching (the server's
+    workers), wait until the event loop has nothing else to do (``gevent.idle``: sockets'
+    messages, new requests, timers, then this); under threads, give up the GIL
+    (``time.sleep(0)``)."""
+    if monkey.is_module_patched("time"):
+        gevent.idle()
+    else:
+        time.sleep(0)
+
+
+def _narrated(
+    batches: Iterable[list[Event]], ruleset: Ruleset | None
+) -> Iterator[tuple[Text, Draft, list[int] | None]]:
+    """Each narrated event of the log ``batches`` hold: its line, the draft after it and the faces
+    that count toward the bid called; other requests may run between two batches."""
     draft: Draft | None = None
     matching: list[int] | None = None
-    steps: list[bytes] = []
-    before: dict[str, Any] = {}
-    bids: tuple[PlacedBid, ...] = ()
-    size, total, following = _ENVELOPE, 0, None
     for batch in batches:
-        time.sleep(0)  # let other requests run (a switch under gevent)
+        let_others_run()
         for event in batch:
             if isinstance(event, CallMade) and draft is not None:
                 matching = _matching(ruleset, draft)
@@ -131,9 +146,23 @@ def steps_page(
             else:
                 draft.apply(event)
             text = narrate.line(event)
-            if text is None:
-                continue
-            index, total = total, total + 1
+            if text is not None:
+                yield text, draft, matching
+
+
+def steps_page(
+    batches: Iterable[list[Event]], ruleset: Ruleset | None, locale: str, first: int
+) -> StepsPage:
+    """The steps of the game whose log ``batches`` hold, from step ``first`` on (see the module's
+    contract). ``ruleset`` ``None``: a variant of the game is no longer installed, so only the bid's
+    own face counts."""
+    steps: list[bytes] = []
+    before: dict[str, Any] = {}
+    bids: tuple[PlacedBid, ...] = ()
+    size, total, following = _ENVELOPE, 0, None
+    with MAKING:
+        for index, (text, draft, matching) in enumerate(_narrated(batches, ruleset)):
+            total = index + 1
             if index < first or following is not None:
                 continue
             if len(steps) == PAGE_STEPS:
