@@ -16,7 +16,7 @@ from liarsdice.serialization import to_data
 from liarsdice.simulate import random_action
 from liarsdice_demo.storage import db, history
 from liarsdice_demo.tables.composition import parse_config
-from liarsdice_demo.text import narrate
+from liarsdice_demo.text import folding, narrate
 from liarsdice_demo.text.replay import CAP, PAGE_STEPS
 
 from .replays import CHIPS_20, at_last_step, steps, store
@@ -52,7 +52,10 @@ def test_the_longest_game_replays_in_pages_under_the_cap(app: Any, client: Any) 
     game_id, events = store(app.config["DATABASE_URL"], CHIPS_20)
     page = client.get(f"/games/{game_id}")
     assert page.status_code == 200 and len(page.data) < 64 * 1024  # was 87 MB
+    later = f"/games/{game_id}/steps?locale=en&from={PAGE_STEPS + 7}"
+    cold = client.get(later).data  # before any other page: one pass over the whole log
     shown = steps(client, game_id)  # every page under the cap (asserted there)
+    assert client.get(later).data == cold  # resumed from the mark kept at step 5000
     expected = narrated(events, CHIPS_20)
     assert len(shown) == len(expected) > 3 * PAGE_STEPS  # four pages
     assert [s["text"] for s in shown] == [e["line"].render("en") for e in expected]
@@ -202,7 +205,25 @@ def test_a_stored_log_parsed_in_batches_is_the_log(app: Any, size: int) -> None:
         json.dumps(data, indent=1),
         json.dumps(data, separators=(",", ":")),
     ):
-        batches = list(history.event_batches(text, size))
+        batches = [batch for batch, _ in history.event_batches(text, size)]
         assert [event for batch in batches for event in batch] == events
         assert all(len(batch) == size for batch in batches[:-1]) and 0 < len(batches[-1]) <= size
+        # Read on from the position after any batch: the rest of the log.
+        for done, (_, position) in enumerate(history.event_batches(text, size)):
+            rest = history.event_batches(text, size, position)
+            assert [event for batch, _ in rest for event in batch] == events[(done + 1) * size :]
     assert list(history.event_batches("[]", size)) == []
+
+
+def test_a_process_keeps_marks_for_the_games_read_last(monkeypatch: Any) -> None:
+    monkeypatch.setattr(folding, "KNOWN_GAMES", 2)
+    games = folding.Games()
+    first = games.get("a")
+    first.marks[5000] = folding.Mark(4999, 123, None, None)
+    first.total = 6000
+    assert games.get("a") is first and first.resume(4998) == folding.START
+    assert first.resume(4999) == first.resume(9999) == first.marks[5000]
+    games.get("b")
+    games.get("a")  # the newest again
+    games.get("c")  # "b" goes
+    assert games.get("a") is first and games.get("b").total is None

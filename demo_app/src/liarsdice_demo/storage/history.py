@@ -167,10 +167,14 @@ _BETWEEN = re.compile(r"[\s,]*")
 """What separates two events of a stored log (a JSON array)."""
 
 
-def event_batches(events_json: str, size: int) -> Iterator[list[Event]]:
-    """The event log stored by :func:`save_game`, parsed ``size`` events at a time, so a caller can
-    stop, or let other work run, between two batches (a long log is never parsed at once)."""
-    position = events_json.index("[") + 1
+def event_batches(
+    events_json: str, size: int, position: int = 0
+) -> Iterator[tuple[list[Event], int]]:
+    """The event log stored by :func:`save_game`, parsed ``size`` events at a time from
+    ``position`` in ``events_json`` (0: its start), each batch with the position after its last
+    event: a caller can stop, let other work run, or later read on from there, between two
+    batches (a long log is never parsed at once)."""
+    position = position or events_json.index("[") + 1
     batch: list[Any] = []
     while True:
         position = _BETWEEN.match(events_json, position).end()  # type: ignore[union-attr]
@@ -179,10 +183,10 @@ def event_batches(events_json: str, size: int) -> Iterator[list[Event]]:
         item, position = _DECODER.raw_decode(events_json, position)
         batch.append(item)
         if len(batch) == size:
-            yield from_data(batch, list[Event])
+            yield from_data(batch, list[Event]), position
             batch = []
     if batch:
-        yield from_data(batch, list[Event])
+        yield from_data(batch, list[Event]), position
 
 
 def leaderboard(conn: Connection, limit: int = 100) -> list[dict[str, Any]]:

@@ -1,10 +1,10 @@
 """A finished game's replay steps, a page at a time, each state written as what changed.
 
 A step is a narrated event with the state after it. Contract: :func:`steps_page` folds a stored
-game's events (in batches, as :func:`liarsdice_demo.storage.history.event_batches` parses them)
-and answers the steps from ``first`` on, in ``locale``, as :class:`StepsPage`: at most
-:data:`PAGE_STEPS` steps and at most :data:`CAP` bytes once encoded (:meth:`StepsPage.encode`),
-with the game's number of steps and where the next page starts.
+game's log (:mod:`liarsdice_demo.text.folding`) and answers its steps from ``first`` on, in
+``locale``, as :class:`StepsPage`: at most :data:`PAGE_STEPS` steps and at most :data:`CAP` bytes
+once encoded (:meth:`StepsPage.encode`), with the game's number of steps and where the next page
+starts.
 
 A step is ``{"text": line, "matching": faces or None, "state": patch}``. ``matching`` are the
 faces that count toward the bid called (from the call to the next round). ``patch`` holds the keys
@@ -15,40 +15,26 @@ patch of the round before (of an empty one when there was none), and the round's
 changes (a bid: one bid and the turn), not the whole state, so a page's size, like the work to
 make it, is linear in the game; the page's script (``static/replay.js``) rebuilds the states.
 
-The fold lets all other work run first every :data:`YIELD_EVERY` events
-(:func:`let_others_run`), and a process makes one page at a time (:data:`MAKING`): a long game,
-or many readers of one, never hold the worker up.
+The fold lets all other work run first every few events, and a process makes one page at a time
+(``folding.MAKING``): a long game, or many readers of one, never hold the worker up.
 """
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Hashable
 from typing import Any
 
 import attrs
-import gevent
 import orjson
-from gevent import monkey
 
-from liarsdice.events import CallMade, Event, RoundStarted
-from liarsdice.i18n import Text, render
+from liarsdice.i18n import render
 from liarsdice.models import GameState, PlacedBid
-from liarsdice.reducer import Draft
 from liarsdice.ruleset import Ruleset
 from liarsdice.serialization import to_data
-from liarsdice_demo.text import narrate
+from liarsdice_demo.text.folding import GAMES, MAKING, PAGE_STEPS, Read, narrated
 
 CAP = 2 * 1024 * 1024
 """The most bytes one page of steps holds (the replay's page itself is a few kilobytes)."""
-PAGE_STEPS = 5000
-"""The most steps a page holds; pages start at multiples of it, so browsers' caches share them."""
-YIELD_EVERY = 16
-"""Events folded between two chances for other work to run (about a millisecond's work)."""
-MAKING = threading.BoundedSemaphore(1)
-"""Held while a page of steps is made: a process makes one at a time, and further requests for
-pages wait (without using the CPU) instead of sharing it, so the sockets' greenlets keep theirs."""
 STEPS_FORMAT = f"1:{PAGE_STEPS}:{CAP}"
 """The steps' format and paging: changing either changes every page's ETag."""
 _ENVELOPE = 200
@@ -107,67 +93,28 @@ def _data(state: GameState) -> tuple[dict[str, Any], tuple[PlacedBid, ...]]:
     return to_data(attrs.evolve(state, round=attrs.evolve(state.round, bids=()))), bids
 
 
-def _matching(ruleset: Ruleset | None, draft: Draft) -> list[int] | None:
-    """The faces that count toward the bid on the table (``None`` when there is none)."""
-    if not draft.in_round:
-        return None
-    face = draft.current_bid.face if draft.current_bid else 0
-    faces = ruleset.hooks.matching_faces(draft.freeze(), face) if ruleset else {face}
-    return sorted(faces)
-
-
-def let_others_run() -> None:
-    """Let the process's other work go first: under gevent's monkey patching (the server's
-    workers), wait until the event loop has nothing else to do (``gevent.idle``: sockets'
-    messages, new requests, timers, then this); under threads, give up the GIL
-    (``time.sleep(0)``)."""
-    if monkey.is_module_patched("time"):
-        gevent.idle()
-    else:
-        time.sleep(0)
-
-
-def _narrated(
-    batches: Iterable[list[Event]], ruleset: Ruleset | None
-) -> Iterator[tuple[Text, Draft, list[int] | None]]:
-    """Each narrated event of the log ``batches`` hold: its line, the draft after it and the faces
-    that count toward the bid called; other requests may run between two batches."""
-    draft: Draft | None = None
-    matching: list[int] | None = None
-    for batch in batches:
-        let_others_run()
-        for event in batch:
-            if isinstance(event, CallMade) and draft is not None:
-                matching = _matching(ruleset, draft)
-            elif isinstance(event, RoundStarted):
-                matching = None
-            if draft is None:
-                draft = Draft.started(event)  # type: ignore[arg-type]  # a log starts so
-            else:
-                draft.apply(event)
-            text = narrate.line(event)
-            if text is not None:
-                yield text, draft, matching
-
-
 def steps_page(
-    batches: Iterable[list[Event]], ruleset: Ruleset | None, locale: str, first: int
+    read: Read, game: Hashable, ruleset: Ruleset | None, locale: str, first: int
 ) -> StepsPage:
-    """The steps of the game whose log ``batches`` hold, from step ``first`` on (see the module's
-    contract). ``ruleset`` ``None``: a variant of the game is no longer installed, so only the bid's
-    own face counts."""
+    """The steps of the game whose stored log ``read`` reads, from step ``first`` on (see the
+    module's contract); ``game`` names the stored game (what folds learn of it is kept under that
+    name). ``ruleset`` ``None``: a variant of the game is no longer installed, so only the bid's
+    own face counts. Past the last step: a page with no step."""
     steps: list[bytes] = []
     before: dict[str, Any] = {}
     bids: tuple[PlacedBid, ...] = ()
-    size, total, following = _ENVELOPE, 0, None
+    size, following = _ENVELOPE, None
     with MAKING:
-        for index, (text, draft, matching) in enumerate(_narrated(batches, ruleset)):
-            total = index + 1
-            if index < first or following is not None:
-                continue
-            if len(steps) == PAGE_STEPS:
+        known = GAMES.get(game)
+        if known.total is not None and first >= known.total:
+            return StepsPage(first, known.total, None, [])
+        for index, text, draft, matching in narrated(read, known, ruleset, first):
+            if following is None and len(steps) == PAGE_STEPS:
                 following = index
-                continue
+            if following is not None:
+                if known.total is not None:
+                    break
+                continue  # to the end of the log, to count its steps
             after, bids_after = _data(draft.freeze())
             patch = state_patch(before, after, bids, bids_after)
             step = orjson.dumps(
@@ -179,4 +126,5 @@ def steps_page(
             steps.append(step)
             size += len(step) + 1
             before, bids = after, bids_after
-    return StepsPage(first, total, following, steps)
+    assert known.total is not None  # known before, or the fold went to the end
+    return StepsPage(first, known.total, following, steps)

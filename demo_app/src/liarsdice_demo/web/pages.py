@@ -8,13 +8,14 @@ reads in the request's language (:mod:`liarsdice_demo.text.i18n`), the rules too
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Sequence
 from importlib.metadata import version
 from typing import Any
 
-from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
@@ -30,9 +31,10 @@ from liarsdice_demo.tables.composition import ConfigError, build_rules
 from liarsdice_demo.tables.hub import current_hub
 from liarsdice_demo.tables.table import TableSession
 from liarsdice_demo.text import charts, narrate, places
+from liarsdice_demo.text.folding import YIELD_EVERY
 from liarsdice_demo.text.i18n import page_locale
 from liarsdice_demo.text.render import markdown
-from liarsdice_demo.text.replay import STEPS_FORMAT, YIELD_EVERY, steps_page
+from liarsdice_demo.text.replay import STEPS_FORMAT, steps_page
 
 bp = Blueprint("pages", __name__)
 MAX_ID = 2**31 - 1
@@ -230,8 +232,9 @@ def replay_steps(game_id: int) -> Response:
         ruleset = Ruleset.build(json.loads(row["variants"]), json.loads(row["options"]))
     except RulesetError:
         ruleset = None  # a variant of that game is no longer installed: highlight the face only
-    events = history.event_batches(row["events"], YIELD_EVERY)
-    page = steps_page(events, ruleset, locale, first)
+    read = functools.partial(history.event_batches, row["events"], YIELD_EVERY)
+    stored = (current_app.config["DATABASE_URL"], row["id"], row["live_key"], len(row["events"]))
+    page = steps_page(read, stored, ruleset, locale, first)
     if first >= page.total:
         abort(404, description=gettext("This game has no step %(number)s.", number=first))
     response = Response(page.encode(), mimetype="application/json")
