@@ -1,26 +1,31 @@
 """The replay of the longest game the demo's move limits allow: what it costs to send, in bytes,
 time and the worker's memory, and whether other tables feel it.
 
-Usage: uv run python benchmarks/demo_replay.py [--runs 5] [--locale en]
-       uv run python benchmarks/demo_replay.py --ping [--connections 8] [--seconds 10]
+Usage: uv run python benchmarks/demo_replay.py [--runs 5] [--locale en] [--games chips20 worst]
+       uv run python benchmarks/demo_replay.py --ping [--games worst] [--connections 8] [--seconds 10]
 
-The game (``demo_app/tests/replays.py``): 6 players x 5 dice under ``chips`` with
-``chips.start=20`` (dice never leave the table, a lost round costs a chip: 6 x 20 - 1 = 119
-rounds), every player making the lowest legal bid and calling only at the top of the bid ladder;
-the baseline is a one-round game (2 players x 1 die) in the same process. Both are saved through
-the app's store and read as a browser does: the page ``/games/<id>``, then every page of its steps
-(the address the page names). Prints the move limit and what the game used of it; per game the
-page's size, the number of responses, their total and the largest; the time to read the whole
-replay and the slowest response (medians of ``--runs``) with the ratio to the baseline; the
-memory the worker's Python heap grew by while answering (``tracemalloc``'s peak) and its resident
-memory before and after. A page from before the steps existed (the whole game inside the page)
-is measured the same way: this command on an older commit prints its figures.
+The games (``demo_app/tests/replays.py``), 6 players x 5 dice, every player making the lowest
+legal bid: ``chips20``, under ``chips`` with ``chips.start=20`` (dice never leave the table, a
+lost round costs a chip: 6 x 20 - 1 = 119 rounds of up to 181 moves), calling at the top of the
+bid ladder (the issue's 87 MB page); ``worst``, the same with calza's ``regain-die`` (its move
+limit is 557 rounds: x 3 + 200), where the player on turn calls exact whenever the bid is exactly
+right (a round that costs nobody anything) until only the moves the end needs are left: the
+longest finished game the move limits allow. The baseline is a one-round game (2 x 1 die) in the
+same process. All are saved through the app's store and read as a browser does: the page
+``/games/<id>``, then every page of its steps (the address the page names). Prints the move limit
+and what each game used of it; per game the page's size, the number of responses, their total
+and the largest; the time to read the whole replay and the slowest response (medians of
+``--runs``, after a first read) with the ratio to the baseline; the peak of the Python heap
+while answering the first read (``tracemalloc``) and the process's resident memory before and
+after. A page from before the steps existed (the whole game inside the page) is measured the
+same way: this command on an older commit prints its figures.
 
 ``--ping`` starts the real server (``liarsdice-demo``, gunicorn's gevent worker, as
-``demo_sockets.py`` does), saves the game in its database, and while ``--connections`` keep-alive
-connections from one address read the whole replay again and again, 5 probe sockets on another
-table ping it every 150 ms: the round trip's percentiles before (the baseline, in the same run)
-and during, and the worker's resident memory. Prints figures; asserts nothing.
+``demo_sockets.py`` does), saves the last of ``--games`` in its database, and while
+``--connections`` keep-alive connections from one address read the whole replay again and again,
+5 probe sockets on another table ping it every 150 ms: the round trip's percentiles before (the
+baseline, in the same run) and during, and the worker's resident memory. Prints figures; asserts
+nothing.
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ import gevent  # noqa: E402
 from demo_sockets import address, create_tables, percentiles, probe, rss_mb, server  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "demo_app" / "tests"))
-from replays import CHIPS_20, SHORT, store  # noqa: E402
+from replays import CHIPS_20, SHORT, STALL, STALLING, store  # noqa: E402
 
 from liarsdice.events import BidMade, CallMade, RoundStarted  # noqa: E402
 from liarsdice_demo import create_app  # noqa: E402
@@ -107,27 +112,38 @@ def measure(get: Get, game_id: int, locale: str, runs: int) -> dict[str, Any]:
     }
 
 
+GAMES = {
+    "chips20": ("chips.start=20: 6 x 5 dice, the lowest bid every turn", CHIPS_20, 0),
+    "worst": ("chips.start=20 + calza regain-die: right exact calls till the end", STALLING, STALL),
+}
+"""The long games: the issue's (``chips20``) and the longest the move limits allow (``worst``)."""
+
+
+def build(url: str, name: str) -> int:
+    """Play and save the long game ``name``; print what it used of its move limit; its id."""
+    title, data, stall = GAMES[name]
+    started = time.perf_counter()
+    game_id, events = store(url, data, stall=stall)
+    built = time.perf_counter() - started
+    config = parse_config(data)
+    limit = config.rules.move_limit(config.seats, config.dice_per_player)
+    moves = sum(isinstance(event, BidMade | CallMade) for event in events)
+    rounds = sum(isinstance(event, RoundStarted) for event in events)
+    print(f"{name}: {title} (played in {built:.1f} s)")
+    print(f"  move limit {limit.moves} moves ({limit.rounds} rounds x {limit.turns} turns)")
+    print(
+        f"  played {moves} moves ({moves / limit.moves:.0%}) in {rounds} rounds, {len(events)} events"
+    )
+    return game_id
+
+
 def in_process(args: argparse.Namespace) -> None:
     folder = tempfile.mkdtemp()
     app = create_app(
         {"DATABASE": os.path.join(folder, "replay.sqlite"), "RATELIMIT_ENABLED": False}
     )
     url = app.config["DATABASE_URL"]
-    started = time.perf_counter()
-    long_id, events = store(url, CHIPS_20)
-    built = time.perf_counter() - started
-    short_id, _ = store(url, SHORT)
-    config = parse_config(CHIPS_20)
-    limit = config.rules.move_limit(config.seats, config.dice_per_player)
-    print(
-        f"the longest game: chips.start=20, 6 x 5 dice, the lowest bid every turn ({built:.1f} s)"
-    )
-    print(f"  move limit: {limit.rounds} rounds x {limit.turns} turns = {limit.moves} moves")
-    moves = sum(isinstance(event, BidMade | CallMade) for event in events)
-    rounds = sum(isinstance(event, RoundStarted) for event in events)
-    print(
-        f"  played: {rounds} rounds, {moves} moves ({moves / limit.moves:.0%}), {len(events)} events"
-    )
+    games = {"short": store(url, SHORT)[0]} | {name: build(url, name) for name in args.games}
     client = app.test_client()
 
     def get(path: str) -> bytes:
@@ -136,20 +152,22 @@ def in_process(args: argparse.Namespace) -> None:
         return bytes(answer.data)
 
     figures = {}
-    for name, game_id in (("short (baseline)", short_id), ("longest", long_id)):
+    for name, game_id in games.items():
         found = figures[name] = measure(get, game_id, args.locale, args.runs)
         print(
-            f"{name:>17}: page {found['page'] / 1024:8.1f} KB, {found['responses']:2d} responses, "
+            f"{name:>7}: page {found['page'] / 1024:8.1f} KB, {found['responses']:2d} responses, "
             f"total {found['total'] / 2**20:7.2f} MB, largest {found['largest'] / 2**20:6.2f} MB; "
             f"read in {found['seconds'] * 1000:8.1f} ms (slowest response "
             f"{found['slowest'] * 1000:7.1f} ms); heap peak {found['heap']:7.1f} MB, "
             f"RSS {found['rss'][0]:.0f} -> {found['rss'][1]:.0f} MB"
         )
-    short, long = figures["short (baseline)"], figures["longest"]
-    print(
-        f"ratio longest/short: time {long['seconds'] / short['seconds']:.0f}x, "
-        f"bytes {long['total'] / short['total']:.0f}x (medians of {args.runs} runs)"
-    )
+    short = figures["short"]
+    for name in args.games:
+        found = figures[name]
+        print(
+            f"ratio {name}/short: time {found['seconds'] / short['seconds']:.0f}x, "
+            f"bytes {found['total'] / short['total']:.0f}x (medians of {args.runs} runs)"
+        )
     app.extensions["liarsdice_hub"].shutdown()
 
 
@@ -179,7 +197,7 @@ def reader(port: int, source: str, game_id: int, until: float, stats: dict[str, 
 def ping(args: argparse.Namespace) -> None:
     database = os.path.join(tempfile.mkdtemp(), "replay.sqlite")
     with server(database) as (port, worker):
-        game_id, _ = store(f"sqlite:///{database}", CHIPS_20)
+        game_id = build(f"sqlite:///{database}", args.games[-1])
         probe_code = create_tables(port, 1, first_address=1000)[0]
         print(
             f"liarsdice-demo: 5 probe sockets ping another table every 150 ms while "
@@ -214,6 +232,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--locale", default="en", choices=["en", "uk", "ru"])
+    parser.add_argument("--games", nargs="+", choices=list(GAMES), default=list(GAMES))
     parser.add_argument("--ping", action="store_true")
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=10.0)

@@ -17,29 +17,51 @@ from typing import Any
 
 import orjson
 
-from liarsdice.engine import sides
+from liarsdice.engine import count_matching, sides
 from liarsdice.events import Event
 from liarsdice.game import Game
-from liarsdice.legality import legal_bids
+from liarsdice.legality import legal_bids, legal_calls
 from liarsdice.models import Action, GameState
 from liarsdice.ruleset import Ruleset
 from liarsdice_demo.storage import history
 from liarsdice_demo.tables.composition import TableConfig, parse_config
-from liarsdice_demo.text.replay import CAP
 
+CAP = 2 * 1024 * 1024
+"""The most bytes a replay's response may hold (docs/security.md, "Replays: bounded pages")."""
 Policy = Callable[[Ruleset, GameState, Random], Action]
 """A move for the table (``liarsdice.simulate.random_action`` is one)."""
 CHIPS_20 = {"variants": ["chips"], "options": {"chips.start": 20}, "seats": 6}
 """The longest game the demo seats: 6 x 5 dice that never leave, 20 chips each."""
+STALLING = {
+    "variants": ["chips", "calza"],
+    "options": {"chips.start": 20, "calza.reward": "regain-die", "calza.window": "always"},
+    "seats": 6,
+}
+"""The longest game the demo's move limits allow: calza's ``rounds x 3 + 200`` on top of chips'
+119 rounds, and a right exact call that costs nobody anything (played with ``stall``)."""
+STALL = 120 * 181
+"""The moves a ``STALLING`` game keeps for its end: every chip but one lost, in rounds of at most
+181 moves (the bid ladder of 30 dice and the call)."""
 SHORT = {"variants": ["dice-loss"], "seats": 2, "dice_per_player": 1}
 """One round: a baseline."""
 
 
+def _exactly_right(rules: Ruleset, state: GameState, player: str) -> bool:
+    """Whether ``player`` may call exact now, and would be right."""
+    bid = state.round.current_bid if state.round else None
+    if bid is None or count_matching(rules, state, bid.face) != bid.quantity:
+        return False
+    return "exact" in legal_calls(rules, state, player)
+
+
 def longest_game(
-    config: TableConfig, seed: int = 0, policy: Policy | None = None
+    config: TableConfig, seed: int = 0, policy: Policy | None = None, stall: int = 0
 ) -> tuple[list[str], Game]:
     """``config``'s table played to the end with the lowest bid every turn (or ``policy``'s
-    moves); (seat names, game)."""
+    moves); (seat names, game). With ``stall``, while more than ``stall`` moves are left under
+    the move limit, the player on turn calls exact whenever the bid on the table is exactly
+    right: under calza's ``regain-die`` and ``chips`` such a round costs nobody anything, so the
+    game lasts until the move limit is nearly spent (``stall``: the moves it still needs)."""
     names = [f"P{seat}" for seat in range(1, config.seats + 1)]
     rules, rng = config.rules, Random(seed)
     game = Game(rules, names, rng, dice_per_player=config.dice_per_player)
@@ -54,6 +76,9 @@ def longest_game(
                 game.act(policy(rules, state, rng))
                 continue
             player = state.round.turn if state.round else ""
+            if stall and moves > stall and _exactly_right(rules, state, player):
+                game.call(player, "exact")
+                continue
             lowest = legal_bids(rules, state, player, limit=1)
             if lowest:
                 game.bid(player, lowest[0].quantity, lowest[0].face)
@@ -63,11 +88,15 @@ def longest_game(
 
 
 def store(
-    database_url: str, data: dict[str, Any], seed: int = 0, policy: Policy | None = None
+    database_url: str,
+    data: dict[str, Any],
+    seed: int = 0,
+    policy: Policy | None = None,
+    stall: int = 0,
 ) -> tuple[int, list[Event]]:
     """Play :func:`longest_game` on the table ``data`` describes and save it; (game id, events)."""
     config = parse_config(data)
-    names, game = longest_game(config, seed, policy)
+    names, game = longest_game(config, seed, policy, stall)
     state = game.state
     record = {
         "code": "LONGGAME",

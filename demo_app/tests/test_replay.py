@@ -16,10 +16,10 @@ from liarsdice.serialization import to_data
 from liarsdice.simulate import random_action
 from liarsdice_demo.storage import db, history
 from liarsdice_demo.tables.composition import parse_config
-from liarsdice_demo.text import folding, narrate
-from liarsdice_demo.text.replay import CAP, PAGE_STEPS
+from liarsdice_demo.text import folding, narrate, replay
+from liarsdice_demo.text.folding import PAGE_STEPS
 
-from .replays import CHIPS_20, at_last_step, steps, store
+from .replays import CAP, CHIPS_20, at_last_step, steps, store
 from .test_phone import PHONE, fits
 
 UK = {"Accept-Language": "uk"}
@@ -103,7 +103,8 @@ def test_a_page_that_would_pass_the_cap_stops_early(
 ) -> None:
     game_id, _ = store(app.config["DATABASE_URL"], {"variants": ["dice-loss"], "seats": 2})
     whole = steps(client, game_id)
-    monkeypatch.setattr("liarsdice_demo.text.replay.CAP", 20_000)
+    assert replay.CAP == CAP  # the documented cap
+    monkeypatch.setattr(replay, "CAP", 20_000)
     first = orjson.loads(client.get(f"/games/{game_id}/steps?locale=en").data)
     assert 0 < first["next"] < PAGE_STEPS and first["next"] == len(first["steps"])
     again = steps(client, game_id, cap=20_000)  # smaller pages, the same steps
