@@ -172,10 +172,13 @@ def in_process(args: argparse.Namespace) -> None:
 
 
 def reader(port: int, source: str, game_id: int, until: float, stats: dict[str, int]) -> None:
-    """Read the whole replay over one keep-alive connection again and again until ``until``."""
+    """Read the whole replay over one keep-alive connection again and again until ``until``
+    (and stop there, between two responses)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, source_address=(source, 0))
 
     def get(path: str) -> bytes:
+        if time.monotonic() >= until:
+            raise TimeoutError("time is up")  # between two responses, not after a whole read
         conn.request("GET", path)
         response = conn.getresponse()
         body = response.read()

@@ -264,10 +264,16 @@ def recent_games(conn: Connection, limit: int = 20) -> list[dict[str, Any]]:
     return [_with_winners(row) for row in rows]
 
 
-def game(conn: Connection, game_id: int) -> dict[str, Any] | None:
-    """One stored game, or ``None``."""
-    row = conn.execute(select(db.games).where(db.games.c.id == game_id)).mappings().first()
+def game(conn: Connection, game_id: int, events: bool = True) -> dict[str, Any] | None:
+    """One stored game, or ``None``; without its event log unless ``events``."""
+    columns = [column for column in db.games.c if events or column.name != "events"]
+    row = conn.execute(select(*columns).where(db.games.c.id == game_id)).mappings().first()
     return None if row is None else _with_winners(row)
+
+
+def game_events(conn: Connection, game_id: int) -> str:
+    """The event log of the stored game ``game_id``, as stored (:func:`event_batches` reads it)."""
+    return str(conn.execute(select(db.games.c.events).where(db.games.c.id == game_id)).scalar_one())
 
 
 def game_players(conn: Connection, game_id: int) -> Sequence[RowMapping]:

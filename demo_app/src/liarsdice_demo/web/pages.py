@@ -8,10 +8,9 @@ reads in the request's language (:mod:`liarsdice_demo.text.i18n`), the rules too
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from importlib.metadata import version
 from typing import Any
 
@@ -20,6 +19,7 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from liarsdice.errors import RulesetError
+from liarsdice.events import Event
 from liarsdice.i18n import LOCALES, render
 from liarsdice.oddspage import odds_table
 from liarsdice.ruleset import Ruleset
@@ -176,8 +176,8 @@ def player(player_id: int) -> str:
 
 
 def _stored_game(game_id: int) -> dict[str, Any]:
-    """The stored game ``game_id`` (404 when there is none)."""
-    row = history.game(get_db(), game_id) if game_id <= MAX_ID else None
+    """The stored game ``game_id`` without its event log (404 when there is none)."""
+    row = history.game(get_db(), game_id, events=False) if game_id <= MAX_ID else None
     if row is None:
         abort(404, description=gettext("No such game."))
     return row
@@ -232,8 +232,11 @@ def replay_steps(game_id: int) -> Response:
         ruleset = Ruleset.build(json.loads(row["variants"]), json.loads(row["options"]))
     except RulesetError:
         ruleset = None  # a variant of that game is no longer installed: highlight the face only
-    read = functools.partial(history.event_batches, row["events"], YIELD_EVERY)
-    stored = (current_app.config["DATABASE_URL"], row["id"], row["live_key"], len(row["events"]))
+
+    def read(position: int) -> Iterator[tuple[list[Event], int]]:  # the log read only when folded
+        return history.event_batches(history.game_events(get_db(), game_id), YIELD_EVERY, position)
+
+    stored = (current_app.config["DATABASE_URL"], row["id"], row["live_key"])
     page = steps_page(read, stored, ruleset, locale, first)
     if first >= page.total:
         abort(404, description=gettext("This game has no step %(number)s.", number=first))
