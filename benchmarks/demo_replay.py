@@ -22,7 +22,8 @@ same way: this command on an older commit prints its figures.
 
 ``--ping`` starts the real server (``liarsdice-demo``, gunicorn's gevent worker, as
 ``demo_sockets.py`` does), saves the last of ``--games`` in its database, and while
-``--connections`` keep-alive connections from one address read the whole replay again and again,
+``--connections`` keep-alive connections from one address (in a process of their own) read the
+whole replay again and again,
 5 probe sockets on another table ping it every 150 ms: the round trip's percentiles before (the
 baseline, in the same run) and during, and the worker's resident memory. Prints figures; asserts
 nothing.
@@ -40,6 +41,7 @@ import json  # noqa: E402
 import os  # noqa: E402
 import re  # noqa: E402
 import statistics  # noqa: E402
+import subprocess  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
@@ -197,6 +199,20 @@ def reader(port: int, source: str, game_id: int, until: float, stats: dict[str, 
     conn.close()
 
 
+def readers(args: argparse.Namespace) -> None:
+    """The readers of ``--ping``, in a process of their own (so that reading and parsing the
+    answers does not delay the probe): prints the answers' statuses as JSON."""
+    stats: dict[str, int] = {}
+    until = time.monotonic() + args.seconds
+    gevent.joinall(
+        [
+            gevent.spawn(reader, args.port, address(3000), args.game_id, until, stats)
+            for _ in range(args.connections)
+        ]
+    )
+    print(json.dumps(stats))
+
+
 def ping(args: argparse.Namespace) -> None:
     database = os.path.join(tempfile.mkdtemp(), "replay.sqlite")
     with server(database) as (port, worker):
@@ -209,12 +225,10 @@ def ping(args: argparse.Namespace) -> None:
         )
         print(f"baseline, no load: {percentiles(probe(port, probe_code, args.seconds))}")
         before = rss_mb(worker)
-        stats: dict[str, int] = {}
-        until = time.monotonic() + args.seconds + 1
-        readers = [
-            gevent.spawn(reader, port, address(3000), game_id, until, stats)
-            for _ in range(args.connections)
-        ]
+        command = [sys.executable, __file__, "--readers", "--port", str(port)]
+        command += ["--game-id", str(game_id), "--seconds", str(args.seconds + 1)]
+        command += ["--connections", str(args.connections)]
+        attacker = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
         peak = [before]
 
         def watch() -> None:
@@ -225,7 +239,7 @@ def ping(args: argparse.Namespace) -> None:
         watcher = gevent.spawn(watch)
         gevent.sleep(0.5)
         rtts = probe(port, probe_code, args.seconds)
-        gevent.joinall(readers)
+        stats = json.loads(attacker.communicate()[0])
         watcher.kill()
         print(f"{args.connections} connections reading: {percentiles(rtts)}  (responses {stats})")
         print(f"worker RSS: {before:.0f} MB before, {max(peak):.0f} MB at most during")
@@ -239,8 +253,11 @@ def main() -> None:
     parser.add_argument("--ping", action="store_true")
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--readers", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--game-id", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    (ping if args.ping else in_process)(args)
+    (readers if args.readers else ping if args.ping else in_process)(args)
 
 
 if __name__ == "__main__":
