@@ -126,11 +126,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def server() -> Iterator[tuple[int, int]]:
-    """``liarsdice-demo`` (gunicorn's gevent worker) on a free port with its default limits;
-    yields the port and the worker's pid."""
+def server(db: str | None = None) -> Iterator[tuple[int, int]]:
+    """``liarsdice-demo`` (gunicorn's gevent worker) on a free port with its default limits, its
+    SQLite file ``db`` (by default a new one); yields the port and the worker's pid."""
     port, folder = free_port(), tempfile.mkdtemp()
-    db = os.path.join(folder, "bench.sqlite")
+    db = db or os.path.join(folder, "bench.sqlite")
     cmd = [sys.executable, "-m", "liarsdice_demo", "--port", str(port), "--db", db]
     log = open(os.path.join(folder, "server.log"), "wb")  # noqa: SIM115
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)

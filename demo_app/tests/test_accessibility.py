@@ -21,6 +21,7 @@ from liarsdice_demo.text.i18n import DOMAIN
 
 from .axe import AxeAudit
 from .conftest import create_in_lobby
+from .replays import at_last_step
 from .test_ukrainian_game import ENGLISH
 from .test_websocket import rig_dice
 
@@ -394,6 +395,7 @@ def test_the_replay_names_its_step_buttons_dice_and_seats(
             assert controls.get_by_role("button", name=words(locale, step), exact=True).count() == 1
         # The last step: the ruling's dice named, the two that count marked so in words...
         page.click("#last")
+        at_last_step(page)
         dice = page.locator("#seats li.seat .die").all()
         assert len(dice) == 2
         one = UK.ngettext("one", "ones", 1) if locale == "uk" else "one"

@@ -23,6 +23,7 @@ from liarsdice_demo.tables.table_errors import TableError
 from liarsdice_demo.text import narrate
 
 from .conftest import ManualHub
+from .replays import at_last_step, steps
 
 TEAMS = {"variants": ["teams", "dice-loss"], "seats": 4, "dice_per_player": 1}
 ODD = "teams: two teams sit in alternate seats, so the table needs an even number of players"
@@ -70,7 +71,8 @@ def test_a_team_wins_together_saved_rated_replayed_and_shown(sql_app: Any) -> No
 
     # The replay, the lobby's recent games and a player's page.
     replay = client.get(f"/games/{game_id}").get_data(as_text=True)
-    assert f"Won by <b>{said}</b>" in replay and f"{said} win the game!" in replay
+    assert f"Won by <b>{said}</b>" in replay
+    assert steps(client, game_id)[-1]["text"] == f"{said} win the game!"
     assert f"won by {said}" in client.get("/").get_data(as_text=True)
     player = client.get("/players/1").get_data(as_text=True)
     assert f"<td>{said}</td>" in player
@@ -174,5 +176,6 @@ def test_the_table_and_replay_pages_show_every_winner(
     game_id = finished(table)
     page.goto(f"http://{live_server}/games/{game_id}")
     page.click("#last")
+    at_last_step(page)
     assert page.locator(".seat.winner").count() == 2
     assert not errors, errors

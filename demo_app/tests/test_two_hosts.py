@@ -130,4 +130,6 @@ def test_players_ratings_and_history_are_shared_by_two_hosts(hosts: list[str]) -
     assert games[0] == games[1] and len(games[0]) == 1
     for host in hosts:
         replay = call(host, f"/games/{games[0][0]}")[1]
-        assert "wins the game" in replay and f"/players/{me(one, iris)[0]}" in replay
+        assert f"/players/{me(one, iris)[0]}" in replay
+        played = json.loads(call(host, f"/games/{games[0][0]}/steps?locale=en")[1])
+        assert played["next"] is None and "wins the game" in played["steps"][-1]["text"]

@@ -10,7 +10,8 @@ order. A game is saved once: saving a record whose ``live_key`` is already store
 another process, saving a game again) changes nothing and returns the stored game's id, with no
 rating changes; the unique index on ``live_key`` makes it so even for two saves at once.
 Bots are stored as players too. The event log is ``liarsdice.serialization`` data, so
-:func:`load_events` gives back the exact events and ``liarsdice.reducer.replay`` rebuilds the game.
+:func:`load_events` (or :func:`event_batches`, a batch at a time) gives back the exact events and
+``liarsdice.reducer.replay`` rebuilds the game.
 A game may have several winners (a team): the ``winner`` column holds their seat names joined by
 :data:`WINNERS_JOINED` (one winner's name alone, as in rows saved before), and every game read
 back here carries them as the list ``winners``.
@@ -19,7 +20,8 @@ back here carries them as the list ``winners``.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
 from itertools import chain
 from typing import Any
 
@@ -160,6 +162,33 @@ def load_events(events_json: str) -> list[Event]:
     return from_data(json.loads(events_json), list[Event])
 
 
+_DECODER = json.JSONDecoder()
+_BETWEEN = re.compile(r"[\s,]*")
+"""What separates two events of a stored log (a JSON array)."""
+
+
+def event_batches(
+    events_json: str, size: int, position: int = 0
+) -> Iterator[tuple[list[Event], int]]:
+    """The event log stored by :func:`save_game`, parsed ``size`` events at a time from
+    ``position`` in ``events_json`` (0: its start), each batch with the position after its last
+    event: a caller can stop, let other work run, or later read on from there, between two
+    batches (a long log is never parsed at once)."""
+    position = position or events_json.index("[") + 1
+    batch: list[Any] = []
+    while True:
+        position = _BETWEEN.match(events_json, position).end()  # type: ignore[union-attr]
+        if events_json[position] == "]":
+            break
+        item, position = _DECODER.raw_decode(events_json, position)
+        batch.append(item)
+        if len(batch) == size:
+            yield from_data(batch, list[Event]), position
+            batch = []
+    if batch:
+        yield from_data(batch, list[Event]), position
+
+
 def leaderboard(conn: Connection, limit: int = 100) -> list[dict[str, Any]]:
     """Players with rated games, best first, with their rank (ties of the rating shown share a
     rank) and ``name``: the nickname as players read it, a bot's with its level ("Boris (hard
@@ -235,10 +264,16 @@ def recent_games(conn: Connection, limit: int = 20) -> list[dict[str, Any]]:
     return [_with_winners(row) for row in rows]
 
 
-def game(conn: Connection, game_id: int) -> dict[str, Any] | None:
-    """One stored game, or ``None``."""
-    row = conn.execute(select(db.games).where(db.games.c.id == game_id)).mappings().first()
+def game(conn: Connection, game_id: int, events: bool = True) -> dict[str, Any] | None:
+    """One stored game, or ``None``; without its event log unless ``events``."""
+    columns = [column for column in db.games.c if events or column.name != "events"]
+    row = conn.execute(select(*columns).where(db.games.c.id == game_id)).mappings().first()
     return None if row is None else _with_winners(row)
+
+
+def game_events(conn: Connection, game_id: int) -> str:
+    """The event log of the stored game ``game_id``, as stored (:func:`event_batches` reads it)."""
+    return str(conn.execute(select(db.games.c.events).where(db.games.c.id == game_id)).scalar_one())
 
 
 def game_players(conn: Connection, game_id: int) -> Sequence[RowMapping]:

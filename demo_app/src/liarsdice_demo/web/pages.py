@@ -8,20 +8,21 @@ reads in the request's language (:mod:`liarsdice_demo.text.i18n`), the rules too
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from importlib.metadata import version
+from typing import Any
 
-from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from liarsdice.errors import RulesetError
-from liarsdice.events import CallMade, RoundStarted
-from liarsdice.i18n import render
+from liarsdice.events import Event
+from liarsdice.i18n import LOCALES, render
 from liarsdice.oddspage import odds_table
-from liarsdice.reducer import apply_event
 from liarsdice.ruleset import Ruleset
-from liarsdice.serialization import to_data
 from liarsdice_demo.storage import history, ratings
 from liarsdice_demo.storage.db import get_db
 from liarsdice_demo.storage.players import display_name, player_by_id
@@ -30,13 +31,20 @@ from liarsdice_demo.tables.composition import ConfigError, build_rules
 from liarsdice_demo.tables.hub import current_hub
 from liarsdice_demo.tables.table import TableSession
 from liarsdice_demo.text import charts, narrate, places
+from liarsdice_demo.text.folding import YIELD_EVERY
 from liarsdice_demo.text.i18n import page_locale
 from liarsdice_demo.text.render import markdown
+from liarsdice_demo.text.replay import STEPS_FORMAT, steps_page
 
 bp = Blueprint("pages", __name__)
 MAX_ID = 2**31 - 1
 """The largest id every supported database stores (PostgreSQL's ``integer``); a larger id in a
 URL names nothing (looking it up would fail in the driver, not find nothing)."""
+REPLAY_VERSION = f"{version('liarsdice-rules-demo')}/{version('liarsdice-rules')}"
+"""What a replay's steps are made by (the app's and core's versions): part of their ETag, with the
+steps' format, so a new release is never answered "not modified" with an old page."""
+STEPS_CACHING = "public, max-age=86400"
+"""A page of steps depends only on its address (and the release): any cache may keep it a day."""
 
 
 @bp.app_template_global()
@@ -167,41 +175,70 @@ def player(player_id: int) -> str:
     )
 
 
-@bp.get("/games/<int:game_id>")
-def replay(game_id: int) -> str:
-    """Step through a finished game, event by event (all dice shown: the game is over)."""
-    if game_id > MAX_ID:
-        abort(404, description=gettext("No such game."))
-    db = get_db()
-    row = history.game(db, game_id)
+def _stored_game(game_id: int) -> dict[str, Any]:
+    """The stored game ``game_id`` without its event log (404 when there is none)."""
+    row = history.game(get_db(), game_id, events=False) if game_id <= MAX_ID else None
     if row is None:
         abort(404, description=gettext("No such game."))
-    events = history.load_events(row["events"])
+    return row
+
+
+def _cached(response: Response, etag: str, cache_control: str) -> Response:
+    """``response`` with ``etag`` and ``Cache-Control``, or a 304 when the request's
+    ``If-None-Match`` holds ``etag``."""
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = cache_control
+    return response.make_conditional(request)
+
+
+@bp.get("/games/<int:game_id>")
+def replay(game_id: int) -> Response:
+    """A finished game: its title, winners and players, and the controls that step through it
+    (all dice shown: the game is over). The steps come from :func:`replay_steps`."""
+    row = _stored_game(game_id)
+    locale = page_locale()
+    page = render_template(
+        "replay.html",
+        game={**row, "title": titles.game_title(row, locale)},
+        players=history.game_players(get_db(), game_id),
+        steps_url=url_for("pages.replay_steps", game_id=game_id, locale=locale),
+        place_text=places.place_text,
+    )
+    response = Response(page, mimetype="text/html")
+    # The page names the visitor in its header: cached by their browser only, asked again each time.
+    etag = hashlib.sha256(response.get_data()).hexdigest()[:32]
+    return _cached(response, etag, "private, no-cache")
+
+
+@bp.get("/games/<int:game_id>/steps")
+def replay_steps(game_id: int) -> Response:
+    """A page of the game's steps from ``?from=`` (0 by default) in ``?locale=``, as
+    :mod:`liarsdice_demo.text.replay` makes it (JSON, at most ``replay.CAP`` bytes). A finished game
+    never changes: the ETag is made of the game, the page and the app's version, and is checked
+    before any work."""
+    given, locale = request.args.get("from", "0"), request.args.get("locale", "")
+    if not (given.isascii() and given.isdigit() and len(given) <= 9) or locale not in LOCALES:
+        abort(
+            400,
+            description=gettext("Ask for the steps with from=0 or more and locale=en, uk or ru."),
+        )
+    first = int(given)
+    row = _stored_game(game_id)
+    key = f"{REPLAY_VERSION}/{STEPS_FORMAT}:{row['id']}:{row['live_key']}:{first}:{locale}"
+    etag = hashlib.sha256(key.encode()).hexdigest()[:32]
+    if request.if_none_match.contains(etag):
+        return _cached(Response(status=304), etag, STEPS_CACHING)
     try:
         ruleset = Ruleset.build(json.loads(row["variants"]), json.loads(row["options"]))
     except RulesetError:
         ruleset = None  # a variant of that game is no longer installed: highlight the face only
-    frames = []
-    locale = page_locale()
-    state = None
-    matching: list[int] | None = None
-    for event in events:
-        if isinstance(event, CallMade) and state is not None and state.round is not None:
-            face = state.round.current_bid.face if state.round.current_bid else 0
-            faces = ruleset.hooks.matching_faces(state, face) if ruleset else {face}
-            matching = sorted(faces)
-        elif isinstance(event, RoundStarted):
-            matching = None
-        state = apply_event(state, event)
-        text = narrate.line(event)
-        if text is None:
-            continue
-        frames.append({"text": render(text, locale), "state": to_data(state), "matching": matching})
-    return render_template(
-        "replay.html",
-        game={**row, "title": titles.game_title(row, locale)},
-        players=history.game_players(db, game_id),
-        frames=frames,
-        options=json.loads(row["options"]),
-        place_text=places.place_text,
-    )
+
+    def read(position: int) -> Iterator[tuple[list[Event], int]]:  # the log read only when folded
+        return history.event_batches(history.game_events(get_db(), game_id), YIELD_EVERY, position)
+
+    stored = (current_app.config["DATABASE_URL"], row["id"], row["live_key"])
+    page = steps_page(read, stored, ruleset, locale, first)
+    if first >= page.total:
+        abort(404, description=gettext("This game has no step %(number)s.", number=first))
+    response = Response(page.encode(), mimetype="application/json")
+    return _cached(response, etag, STEPS_CACHING)
