@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from random import Random
 
@@ -120,3 +121,13 @@ def test_liarsdice_evaluate_prints_the_ladder_and_the_exact_figures() -> None:
     data = json.loads(as_json.output)
     assert [r["bot"] for r in data["ladder"]["ratings"]].count("random") == 1
     assert data["exact"] is None
+
+
+def test_without_the_agents_extra_the_error_says_how_to_get_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "openskill", None)  # as if not installed
+    with pytest.raises(
+        ImportError, match=r"needs openskill: pip install 'liarsdice-rules\[agents\]'"
+    ):
+        ladder(Ruleset.build(preset="dudo"), ["odds"], 2, seed=0)

@@ -33,6 +33,16 @@ from liarsdice.tournament import play_game, wilson
 ANCHOR = "random"
 
 
+def _needs(module: str) -> None:
+    """Import ``module``, or say which extra brings it."""
+    try:
+        __import__(module)
+    except ImportError as error:
+        raise ImportError(
+            f"liarsdice.evaluation needs {module}: pip install 'liarsdice-rules[agents]'"
+        ) from error
+
+
 def parse_bot(spec: str) -> tuple[str, str | None]:
     """``"odds"`` -> ``("odds", None)``; ``"mine=model.onnx"`` -> ``("mine", "model.onnx")``."""
     name, sep, path = spec.partition("=")
@@ -64,6 +74,7 @@ class Exact:
 def exact(rules: Ruleset, bots: Sequence[str], dice: int = 1) -> Exact:
     """Exact exploitability and head-to-head values of ``bots`` at 2 players x ``dice``; raises
     the bridge's ``TableTooLarge`` for a table it cannot hold."""
+    _needs("pyspiel")
     from open_spiel.python.algorithms import expected_game_score, exploitability
 
     from liarsdice.openspiel import BotPolicy, load
@@ -146,6 +157,7 @@ def ladder(
 ) -> Ladder:
     """Every pair of ``bots`` (``random`` added as the anchor) over ``games`` heads-up games
     each, rated game by game; see the module's text."""
+    _needs("openskill")
     from openskill.models import PlackettLuce
 
     if games < 2:
