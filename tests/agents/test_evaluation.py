@@ -126,7 +126,8 @@ def test_liarsdice_evaluate_prints_the_ladder_and_the_exact_figures() -> None:
 def test_without_the_agents_extra_the_error_says_how_to_get_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setitem(sys.modules, "openskill", None)  # as if not installed
+    for module in ("openskill", "openskill.models"):  # as if not installed
+        monkeypatch.setitem(sys.modules, module, None)
     with pytest.raises(
         ImportError, match=r"needs openskill: pip install 'liarsdice-rules\[agents\]'"
     ):

@@ -33,14 +33,8 @@ from liarsdice.tournament import play_game, wilson
 ANCHOR = "random"
 
 
-def _needs(module: str) -> None:
-    """Import ``module``, or say which extra brings it."""
-    try:
-        __import__(module)
-    except ImportError as error:
-        raise ImportError(
-            f"liarsdice.evaluation needs {module}: pip install 'liarsdice-rules[agents]'"
-        ) from error
+NEEDS_AGENTS = "liarsdice.evaluation needs {}: pip install 'liarsdice-rules[agents]'"
+"""What the error says when a part of the ``agents`` extra is missing."""
 
 
 def parse_bot(spec: str) -> tuple[str, str | None]:
@@ -74,8 +68,10 @@ class Exact:
 def exact(rules: Ruleset, bots: Sequence[str], dice: int = 1) -> Exact:
     """Exact exploitability and head-to-head values of ``bots`` at 2 players x ``dice``; raises
     the bridge's ``TableTooLarge`` for a table it cannot hold."""
-    _needs("pyspiel")
-    from open_spiel.python.algorithms import expected_game_score, exploitability
+    try:
+        from open_spiel.python.algorithms import expected_game_score, exploitability
+    except ImportError as error:
+        raise ImportError(NEEDS_AGENTS.format("OpenSpiel")) from error
 
     from liarsdice.openspiel import BotPolicy, load
 
@@ -157,8 +153,10 @@ def ladder(
 ) -> Ladder:
     """Every pair of ``bots`` (``random`` added as the anchor) over ``games`` heads-up games
     each, rated game by game; see the module's text."""
-    _needs("openskill")
-    from openskill.models import PlackettLuce
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError as error:
+        raise ImportError(NEEDS_AGENTS.format("openskill")) from error
 
     if games < 2:
         raise ValueError(f"a ladder plays at least 2 games a pair, not {games}")

@@ -5,8 +5,8 @@ plugin's kind: ``[Exact]``, ``[Pass]``, ``[Doubt]``; a hyphen may be typed as a 
 ``[Wait]`` lets a call out of turn go by. A move a plugin lets carry a payload has it as JSON
 before the closing bracket, keyed by plugin: ``[Bid: 3, 5 {"bluff": {"show": [2, 4]}}]``.
 Case and spaces do not matter; in a longer text the last bracketed move counts, so an agent may
-think aloud first. :func:`legal_moves` lists a player's moves now, :func:`tool_schema` describes
-them as OpenAI-style tools.
+think aloud first. :func:`~liarsdice.moves.legal_moves` lists a player's moves now;
+:func:`tool_schema` describes them as OpenAI-style tools.
 """
 
 from __future__ import annotations
@@ -16,21 +16,20 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import attrs
-
-from liarsdice import engine
-from liarsdice.models import JSON, Bid, BidAction, CallAction, GameState
+from liarsdice.models import JSON, Bid, BidAction, CallAction
+from liarsdice.moves import Move, Wait, legal_moves
 from liarsdice.ruleset import Ruleset
 
-
-@attrs.frozen
-class Wait:
-    """``player``, asked whether to call out of turn, lets the moment go by."""
-
-    player: str
-
-
-Move = BidAction | CallAction | Wait
+__all__ = [
+    "BadMove",
+    "Move",
+    "Wait",
+    "format_move",
+    "from_tool_call",
+    "legal_moves",
+    "parse_move",
+    "tool_schema",
+]
 
 
 class BadMove(ValueError):
@@ -93,30 +92,6 @@ def parse_move(rules: Ruleset, player: str, text: str) -> Move:
             f"{match[0]!r} is not a move here: bids are [Bid: QUANTITY, FACE], calls {kinds}, or [Wait]"
         )
     return CallAction(player, word, payload)
-
-
-def legal_moves(rules: Ruleset, state: GameState, player: str, *, asked: bool) -> list[Move]:
-    """``player``'s legal moves in ``state``: their bids and calls on their turn, or (``asked``:
-    asked out of turn) their calls out of turn and :class:`Wait`; each with every payload the
-    plugins offer for it, one plugin's entry each."""
-    plain: list[BidAction | CallAction]
-    if asked:
-        plain = [call for call in engine.out_of_turn_calls(rules, state) if call.player == player]
-    else:
-        plain = [BidAction(player, bid) for bid in engine.legal_bids(rules, state, player)]
-        plain += [CallAction(player, kind) for kind in engine.legal_calls(rules, state, player)]
-    found: list[Move] = []
-    for move in plain:
-        found.append(move)
-        offered = engine.payload_choices(rules, state, move) if rules.payload_readers else {}
-        found += [
-            attrs.evolve(move, payload={plugin: choice})
-            for plugin in sorted(offered)
-            for choice in offered[plugin]
-        ]
-    if asked:
-        found.append(Wait(player))
-    return found
 
 
 def tool_schema(rules: Ruleset) -> list[dict[str, Any]]:

@@ -20,10 +20,11 @@ from random import Random
 from typing import Any
 
 from liarsdice import engine, narration
-from liarsdice.arena.moves import BadMove, Move, Wait, format_move, legal_moves, parse_move
+from liarsdice.arena.moves import BadMove, format_move, parse_move
 from liarsdice.bots import Bot, interjection
 from liarsdice.i18n import Text, _, render
-from liarsdice.models import Resolution, TimeoutAction
+from liarsdice.models import BidAction, Resolution, TimeoutAction
+from liarsdice.moves import Move, Wait, legal_moves
 from liarsdice.ruleset import Ruleset
 from liarsdice.views import player_view
 
@@ -194,7 +195,7 @@ class ArenaTable:
             raise BadMove("[Wait] is only for a player asked whether to call out of turn")
         problems = (
             engine.bid_problems(self.rules, self.state, player, move.bid, move.payload)
-            if hasattr(move, "bid")
+            if isinstance(move, BidAction)
             else engine.call_problems(self.rules, self.state, player, move.kind, move.payload)
         )
         reason = (

@@ -14,15 +14,19 @@ import secrets
 import shlex
 import subprocess
 from random import Random
-from typing import IO
 
 import click
 
-from liarsdice import tournament as tournament_module
 from liarsdice.arena import ArenaTable, format_move
 from liarsdice.bots import make_bot
 from liarsdice.cli.group import cli
-from liarsdice.cli.shared import option_option, preset_option, variant_option
+from liarsdice.cli.shared import (
+    bot_kinds,
+    option_option,
+    parse_options,
+    preset_option,
+    variant_option,
+)
 from liarsdice.i18n import LOCALES
 
 
@@ -55,7 +59,8 @@ class Program:
         self.process.wait(timeout=5)
 
 
-def _keyboard(question: dict[str, object], out: IO[str] | None = None) -> str:
+def _keyboard(question: dict[str, object]) -> str:
+    """The prompt printed, and the line the person types."""
     click.echo(str(question["prompt"]))
     return str(click.prompt(">", prompt_suffix=" "))
 
@@ -104,15 +109,8 @@ def arena_command(
     """Play a text agent (the keyboard or --program) against bots; print the result as JSON."""
     if seat >= players:
         raise click.BadParameter(f"seat {seat} is not at a table of {players}", param_hint="--seat")
-    parsed = dict(pair.partition("=")[::2] for pair in options)
-    table = ArenaTable(preset, variants, parsed, dice, lang, retries, forfeit)
-    kinds = tournament_module.parse_kinds(bots)
-    kinds = kinds * (players - 1) if len(kinds) == 1 else kinds
-    if len(kinds) != players - 1:
-        raise click.BadParameter(
-            f"{len(kinds)} bots do not fill a table of {players} with the agent",
-            param_hint="--bots",
-        )
+    table = ArenaTable(preset, variants, parse_options(options), dice, lang, retries, forfeit)
+    kinds = bot_kinds(bots, players)
     seed = secrets.randbits(32) if seed is None else seed
     names = [f"Player {i}" for i in range(players)]
     others = [name for i, name in enumerate(names) if i != seat]

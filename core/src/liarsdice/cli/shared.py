@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import click
 
+from liarsdice import tournament as tournament_module
 from liarsdice.ruleset import Ruleset
 
 
@@ -48,6 +49,27 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
             raise click.BadParameter(f"{pair!r} is not NAME=VALUE", param_hint="--option")
         options[name.strip()] = value.strip()
     return options
+
+
+#: The bots when ``--bots`` is not given: the medium level at every seat.
+DEFAULT_BOT = "odds"
+
+
+def bot_kinds(bots: str | None, players: int | None) -> list[str]:
+    """The kind of each bot seat: ``--bots`` (one kind fills every seat), else the default kind
+    for ``--players`` (4 if not given) less the player. Refuses a count that disagrees."""
+    if bots is None:
+        return [DEFAULT_BOT] * ((players or 4) - 1)
+    try:
+        kinds = tournament_module.parse_kinds(bots)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--bots") from None
+    if len(kinds) == 1 and players is not None:
+        return kinds * (players - 1)
+    if players is not None and len(kinds) != players - 1:
+        message = f"{len(kinds)} bots do not fill a table of {players} with you"
+        raise click.BadParameter(message, param_hint="--bots")
+    return kinds
 
 
 def build_ruleset(preset: str | None, variants: Sequence[str], options: Sequence[str]) -> Ruleset:

@@ -15,10 +15,11 @@ from random import Random
 import click
 
 from liarsdice import phrases
-from liarsdice import tournament as tournament_module
 from liarsdice.bots import bot_label, make_bot
 from liarsdice.cli.group import cli
 from liarsdice.cli.shared import (
+    DEFAULT_BOT,
+    bot_kinds,
     build_ruleset,
     heading,
     option_option,
@@ -35,8 +36,6 @@ BOT_NAMES = ("Iris", "Knox", "Lena", "Milo", "Nadia", "Oleh", "Petra", "Rosa", "
 #: The preset of a bare ``liarsdice play`` (no preset, variant or option): the standard rules
 #: alone cost a lost round nothing, so they cannot be played.
 DEFAULT_PRESET = "dudo"
-#: The bots when ``--bots`` is not given: the medium level at every seat.
-DEFAULT_BOT = "odds"
 
 
 def _read(prompt: str) -> str:
@@ -51,23 +50,6 @@ def environment_lang() -> str:
         if code in LOCALES:
             return code
     return "en"
-
-
-def bot_kinds(bots: str | None, players: int | None) -> list[str]:
-    """The kind of each bot seat: ``--bots`` (one kind fills every seat), else the default kind
-    for ``--players`` (4 if not given) less the player. Refuses a count that disagrees."""
-    if bots is None:
-        return [DEFAULT_BOT] * ((players or 4) - 1)
-    try:
-        kinds = tournament_module.parse_kinds(bots)
-    except ValueError as error:
-        raise click.BadParameter(str(error), param_hint="--bots") from None
-    if len(kinds) == 1 and players is not None:
-        return kinds * (players - 1)
-    if players is not None and len(kinds) != players - 1:
-        message = f"{len(kinds)} bots do not fill a table of {players} with you"
-        raise click.BadParameter(message, param_hint="--bots")
-    return kinds
 
 
 @cli.command("play")

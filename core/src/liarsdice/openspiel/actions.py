@@ -19,28 +19,12 @@ import json
 
 import attrs
 
-from liarsdice import engine
-from liarsdice.models import JSON, Action, Bid, BidAction, CallAction, GameState
+from liarsdice.models import Bid, BidAction, CallAction, GameState
+from liarsdice.moves import Move, Wait, payload_variants, plain_moves
 from liarsdice.openspiel.sizes import Unsupported
 from liarsdice.ruleset import FACES, Ruleset
 
-
-@attrs.frozen
-class Wait:
-    """``player``, asked whether they make a call out of turn, lets play go on."""
-
-    player: str
-
-
-Move = BidAction | CallAction | Wait
-"""What a player may choose at a decision node."""
-
-
-def payload_variants(rules: Ruleset, state: GameState, action: Action) -> list[dict[str, JSON]]:
-    """The payloads ``action`` may carry now: one plugin's entry each, by plugin name, then in
-    the order that plugin offers them (``liarsdice_payload_choices``)."""
-    offered = engine.payload_choices(rules, state, action)
-    return [{plugin: choice} for plugin in sorted(offered) for choice in offered[plugin]]
+__all__ = ["ActionSpace", "Move", "Wait", "move_text", "payload_variants"]
 
 
 def move_text(move: Move, *, payload: bool = True) -> str:
@@ -100,16 +84,8 @@ class ActionSpace:
         turn, or (``asked``: the player is asked out of turn) their out-of-turn calls and
         :class:`Wait`; each with its payload variants."""
         rules = self.rules
-        plain: list[BidAction | CallAction]
-        if asked:
-            plain = [
-                call for call in engine.out_of_turn_calls(rules, state) if call.player == player
-            ]
-        else:
-            plain = [BidAction(player, bid) for bid in engine.legal_bids(rules, state, player)]
-            plain += [CallAction(player, kind) for kind in engine.legal_calls(rules, state, player)]
         found: dict[int, Move] = {}
-        for move in plain:
+        for move in plain_moves(rules, state, player, asked=asked):
             found[self.number(move)] = move
             if rules.payload_readers:
                 self._add_variants(found, state, move)

@@ -75,14 +75,12 @@ class OnnxBot:
         self.observer.set_from_view(view, seat)
         scores = self.session.run(None, {self.input: self.observer.tensor[None, :]})[0][0]
         state = view_state(view)
-        moves = self.game.table.space.moves(state, view.viewer, asked=False)
+        moves = self.game.table.space.moves(state, view.viewer, asked=False)  # no Wait on turn
         legal = {number: move for number, move in moves.items() if not isinstance(move, Wait)}
         top = max(float(scores[number]) for number in legal)
         weights = {move: math.exp(float(scores[number]) - top) for number, move in legal.items()}
         total = math.fsum(weights.values())
-        return {
-            move: weight / total for move, weight in weights.items() if isinstance(move, Action)
-        }
+        return {move: weight / total for move, weight in weights.items()}
 
     def decide(self, view: PlayerView) -> Action:
         """An action drawn from :meth:`policy` with the bot's own ``Random``."""
