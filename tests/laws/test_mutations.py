@@ -578,3 +578,32 @@ def test_two_unordered_rewrites_of_one_clause_break_the_text_law() -> None:
             check_ruleset(rules)
     assert broken_law.value.law == laws.TEXT_ORDER
     assert "left and right both replace the clause 'bidding.turns'" in broken_law.value.detail
+
+
+def test_a_misspelt_topic_breaks_the_text_target_law(broken: Callable[..., Ruleset]) -> None:
+    @hookimpl
+    def liarsdice_describe():
+        return RulesText(clauses={"wild.bids": "Ones are never wild."})  # "wilds"
+
+    rules = broken("misspelt", liarsdice_describe)
+    with pytest.raises(LawViolation) as broken_law:
+        check_ruleset(rules)
+    assert broken_law.value.law == laws.TEXT_TARGET
+    assert "misspelt's liarsdice_describe writes the clause 'wild.bids'" in broken_law.value.detail
+
+
+def test_an_amendment_to_a_clause_its_variant_does_not_write_breaks_the_text_target_law() -> None:
+    @hookimpl
+    def liarsdice_describe():
+        return RulesText(clauses={"calza.when": "Not with two players left."})  # calza.window
+
+    with extra_variants({"stale": make_plugin("stale", liarsdice_describe)}):
+        check_ruleset(Ruleset.build(["dice-loss", "stale"]))  # calza is not at the table
+        rules = Ruleset.build(["dice-loss", "calza", "stale"])
+        with pytest.raises(LawViolation) as broken_law:
+            check_ruleset(rules)
+    assert broken_law.value.law == laws.TEXT_TARGET
+    assert (
+        "stale's liarsdice_describe amends 'calza.when', but calza writes no such clause "
+        "(its clauses: 'calza.window', 'calza.anyone')"
+    ) in broken_law.value.detail

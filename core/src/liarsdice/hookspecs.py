@@ -68,6 +68,7 @@ TAKE_RULES = frozenset(
         "liarsdice_next_opener",
         "liarsdice_round_started",
         "liarsdice_bid_made",
+        "liarsdice_describe",
     }
 )
 """The hooks whose implementations may take ``rules``, the ruleset being played."""
@@ -426,14 +427,17 @@ def liarsdice_player_public(
 
 
 @hookspec
-def liarsdice_describe(options: Options) -> str | Text | RulesText | None:
-    """This plugin's part of the rules page, in Markdown, for these option values.
+def liarsdice_describe(options: Options, rules: Ruleset) -> str | Text | RulesText | None:
+    """This plugin's part of the rules page, in Markdown, for these option values; ``rules``
+    (the table's ruleset: ``rules.names`` are the variants at the table) for text that depends on
+    what else is played.
 
     Mark the text with the plugin's catalog (``_("...")``, :mod:`liarsdice.i18n`) so that the
     page reads in the player's language; a plain string reads as it is in every language.
 
     Return a string for a section of its own, or a :class:`~liarsdice.rulestext.RulesText` that
-    also replaces the baseline's clauses on the rules it changes (``clauses={"wilds.bids": ...}``),
-    so the page never states a rule the table does not play. Called on each plugin separately; the
-    page is assembled by :func:`liarsdice.rulespage.page`.
+    also replaces the baseline's clauses on the rules it changes (``clauses={"wilds.bids": ...}``)
+    or another variant's (``clauses={"calza.window": ...}``: read only when that variant is at
+    the table), so the page never states a rule the table does not play. Called on each plugin
+    separately; the page is assembled by :func:`liarsdice.rulespage.page`.
     """

@@ -63,7 +63,7 @@ def preset_intro(preset: Preset) -> Text:
 
 def text_of(rules: Rules, name: str) -> RulesText:
     """What plugin ``name`` says about ``rules`` (an empty text if it says nothing)."""
-    answer = call_one(name, rules.pm, "liarsdice_describe", options=rules.options)
+    answer = call_one(name, rules.pm, "liarsdice_describe", options=rules.options, rules=rules)
     if answer is None:
         return RulesText()
     return answer if isinstance(answer, RulesText) else RulesText(text=answer)
@@ -91,43 +91,65 @@ def option_line(option: Option, value: JSON, locale: str = "en") -> str:
     return f"- {option_label(option, locale)}: **{render(_value(option, value), locale)}**"
 
 
-def _topics(rules: Rules, texts: dict[str, RulesText], locale: str) -> list[str]:
+def _changes(rules: Rules, texts: dict[str, RulesText]) -> dict[str, str | Text]:
+    """Each clause a variant at the table changes, with the text of the one asked first."""
     baseline = rules.names[0]
     changes: dict[str, str | Text] = {}
-    added: list[str] = []
     for name in rules.order:  # the variant asked first wins a clause
+        if name == baseline:
+            continue
         for key, clause in texts[name].clauses.items():
-            if key in changes:
-                continue
-            changes[key] = clause
-            if key not in texts[baseline].clauses:
-                added.append(key)
+            if key.partition(".")[0] != name:  # a variant's own clauses are not changes
+                changes.setdefault(key, clause)
+    return changes
+
+
+def _paragraph(
+    keys: list[str], own: Mapping[str, str | Text], changes: Mapping[str, str | Text], locale: str
+) -> str:
+    """The sentences of ``keys``, each as changed by a variant or else as its owner wrote it."""
+    sentences = [render(changes.get(key, own.get(key, "")), locale).strip() for key in keys]
+    return " ".join(sentence for sentence in sentences if sentence)
+
+
+def _topics(
+    rules: Rules, texts: dict[str, RulesText], changes: Mapping[str, str | Text], locale: str
+) -> list[str]:
+    own = texts[rules.names[0]].clauses
+    added = [key for key in changes if key not in own]
     labels: dict[str, Param] = {**TOPICS, "wilds": wilds_label(rules.wild_faces())}
     paragraphs = []
     for topic, label in labels.items():
-        keys = [key for key in texts[baseline].clauses if key.partition(".")[0] == topic]
-        keys += [key for key in added if key.partition(".")[0] == topic]
-        sentences = [
-            render(changes.get(key, texts[baseline].clauses.get(key, "")), locale).strip()
-            for key in keys
-        ]
-        body = " ".join(sentence for sentence in sentences if sentence)
+        keys = [key for key in [*own, *added] if key.partition(".")[0] == topic]
+        body = _paragraph(keys, own, changes, locale)
         if body:
             paragraphs.append(f"**{render(label, locale)}.** {body}")
     return paragraphs
+
+
+def _section(
+    variant: InstalledVariant, text: RulesText, changes: Mapping[str, str | Text], locale: str
+) -> str:
+    """A variant's section: its text (or its summary), then its own clauses as changed by others."""
+    own = {
+        key: clause for key, clause in text.clauses.items() if key.startswith(f"{variant.name}.")
+    }
+    body = render(text.text, locale).strip()
+    clauses = _paragraph(list(own), own, changes, locale)
+    body = " ".join(part for part in (body, clauses) if part)
+    body = body or render(variant.info.summary, locale)
+    return f"## {render(variant.info.title, locale)}\n\n{body}"
 
 
 def page(rules: Rules, locale: str = "en") -> str:
     """The rules page of ``rules`` in Markdown, in ``locale``: the baseline by topic, then each
     variant, then the options in force."""
     texts = {variant.name: text_of(rules, variant.name) for variant in rules.variants}
+    changes = _changes(rules, texts)
     baseline, *variants = rules.variants
     heading = render(baseline.info.title, locale)
-    sections = [f"## {heading}\n\n" + "\n\n".join(_topics(rules, texts, locale))]
-    for variant in variants:
-        own = render(texts[variant.name].text, locale).strip()
-        own = own or render(variant.info.summary, locale)
-        sections.append(f"## {render(variant.info.title, locale)}\n\n{own}")
+    sections = [f"## {heading}\n\n" + "\n\n".join(_topics(rules, texts, changes, locale))]
+    sections += [_section(variant, texts[variant.name], changes, locale) for variant in variants]
     lines = [
         option_line(option, rules.options[option.key], locale)
         for variant in rules.variants

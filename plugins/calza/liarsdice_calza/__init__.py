@@ -42,6 +42,7 @@ from liarsdice import (
 from liarsdice.events import Effect
 from liarsdice.i18n import Catalog, Text
 from liarsdice.options import CallRegistry, OptionRegistry
+from liarsdice.rulestext import RulesText
 
 _, _n = Catalog(__name__).markers()
 
@@ -187,7 +188,7 @@ def liarsdice_game_limit(options: Options) -> GameLimit | None:
 
 
 @hookimpl
-def liarsdice_describe(options: Options) -> Text:
+def liarsdice_describe(options: Options) -> RulesText:
     if options["calza.reward"] == "table-pays":
         reward = _(
             "If the count matches exactly, **the table pays**: every other living player, "
@@ -208,20 +209,18 @@ def liarsdice_describe(options: Options) -> Text:
     )
     anyone = (
         _(
-            " Any player but the bidder may call exact out of turn, as soon as a bid is made and "
+            "Any player but the bidder may call exact out of turn, as soon as a bid is made and "
             "before the next one: the first to call it makes the call."
         )
         if options["calza.anyone"]
         else ""
     )
-    return _(
+    own = _(
         """\
 On your turn, instead of raising or challenging, you may call **exact** ("calza"): you claim the
 bid on the table is exactly right, no more and no fewer. The cups are lifted and counted as for a
 challenge. {reward} A miss in either direction loses the round for the caller, as a failed
-challenge would. After a successful exact call the caller counts as the winner of the round.
-{window}{anyone}""",
+challenge would. After a successful exact call the caller counts as the winner of the round.""",
         reward=reward,
-        window=window,
-        anyone=anyone,
     )
+    return RulesText(text=own, clauses={"calza.window": window, "calza.anyone": anyone})

@@ -68,7 +68,7 @@ def _text(rules: Ruleset, variant: str) -> list[str]:
         if own:
             lines += [f"{locale}: {line}" for line in own.splitlines()]
         for clause, sentence in sorted(text.clauses.items()):
-            lines.append(f"{locale} [{clause}]: {render(sentence, locale).strip()}")
+            lines.append(f"{locale} [{clause}]: {render(sentence, locale).strip()}".rstrip())
     return lines or ["(no text of its own)"]
 
 

@@ -9,8 +9,8 @@ names the law, the ruleset (its ``repr``) and a small example (the offending sta
 line). Laws hold for any combination of plugins, so a third-party plugin's author runs them on
 their own plugin:
 
-- *ruleset laws* take a ruleset: :func:`bid_order`, :func:`rules_text_is_ordered`; run them all with
-  :func:`check_ruleset`;
+- *ruleset laws* take a ruleset: :func:`bid_order`, :func:`rules_text_is_ordered`,
+  :func:`rules_text_amends_what_is_there`; run them all with :func:`check_ruleset`;
 - *game laws* take a ruleset and the steps of a game recorded by
   :func:`liarsdice.testing.driver.play_game` (or drawn by
   :func:`liarsdice.testing.strategies.games`); run them all with :func:`check_game`.
@@ -54,6 +54,7 @@ from liarsdice.testing.laws._common import REPLAY as REPLAY
 from liarsdice.testing.laws._common import ROUNDS_END as ROUNDS_END
 from liarsdice.testing.laws._common import SAME_SEED as SAME_SEED
 from liarsdice.testing.laws._common import TEXT_ORDER as TEXT_ORDER
+from liarsdice.testing.laws._common import TEXT_TARGET as TEXT_TARGET
 from liarsdice.testing.laws._common import TURN_ORDER as TURN_ORDER
 from liarsdice.testing.laws._common import GameLaw, LawViolation, RulesetLaw
 from liarsdice.testing.laws.counting import challenge_has_one_loser
@@ -81,10 +82,15 @@ from liarsdice.testing.laws.records import (
 from liarsdice.testing.laws.turns import next_player_follows_turn_order
 from liarsdice.testing.laws.variant_order import (
     calls_are_ruled_by_one_variant,
+    rules_text_amends_what_is_there,
     rules_text_is_ordered,
 )
 
-RULESET_LAWS: tuple[RulesetLaw, ...] = (bid_order, rules_text_is_ordered)
+RULESET_LAWS: tuple[RulesetLaw, ...] = (
+    bid_order,
+    rules_text_is_ordered,
+    rules_text_amends_what_is_there,
+)
 
 
 def check_ruleset(rules: Ruleset, laws: Iterable[RulesetLaw] = RULESET_LAWS) -> None:
@@ -146,6 +152,7 @@ that a law broken just before a crash is named first)."""
 _TITLES: dict[Callable[..., None], str] = {
     bid_order: ORDER,
     rules_text_is_ordered: TEXT_ORDER,
+    rules_text_amends_what_is_there: TEXT_TARGET,
     illegal_actions_change_nothing: ILLEGAL_NOTHING,
     eliminated_players_never_act: ELIMINATED,
     legal_enumeration_agrees: ENUMERATION,
@@ -205,6 +212,7 @@ __all__ = [
     "public_fact_law",
     "replay_rebuilds_state",
     "rounds_end",
+    "rules_text_amends_what_is_there",
     "rules_text_is_ordered",
     "same_seed_same_game",
     "views_hide_dice",

@@ -35,6 +35,9 @@ SAME_SEED = "the same seed and moves give the same game"
 APPLY = "legal moves apply without error"
 ONE_RULER = "each call is ruled on by one variant, or by variants in a declared order"
 TEXT_ORDER = "variants that change one clause of the rules page are in a declared order"
+TEXT_TARGET = (
+    "a rules-page clause names a topic or a variant, and amends only what that variant says"
+)
 GAMES_END = "every game ends within the ruleset's move limit"
 INDEPENDENT = "a game comes out the same whatever was played before it"
 TURN_ORDER = 'a variant\'s "next player" is the player who plays next, whichever way play goes'

@@ -10,10 +10,18 @@ import itertools
 from collections.abc import Sequence
 
 from liarsdice import engine, precedence, rulespage
+from liarsdice.discovery import installed
 from liarsdice.models import CallAction
 from liarsdice.ruleset import BASELINE, Ruleset
+from liarsdice.rulestext import TOPICS
 from liarsdice.testing.driver import Step, timeline
-from liarsdice.testing.laws._common import ONE_RULER, TEXT_ORDER, LawViolation, at_step
+from liarsdice.testing.laws._common import (
+    ONE_RULER,
+    TEXT_ORDER,
+    TEXT_TARGET,
+    LawViolation,
+    at_step,
+)
 
 
 def rules_text_is_ordered(rules: Ruleset) -> None:
@@ -22,7 +30,8 @@ def rules_text_is_ordered(rules: Ruleset) -> None:
     changers: dict[str, list[str]] = {}
     for name in rules.order:
         for key in rulespage.text_of(rules, name).clauses:
-            changers.setdefault(key, []).append(name)
+            if key.partition(".")[0] != name:  # a variant's own clauses are not changes
+                changers.setdefault(key, []).append(name)
     for key, names in changers.items():
         for first, second in itertools.combinations(names, 2):
             if not precedence.ordered(rules.precedes, first, second):
@@ -32,6 +41,38 @@ def rules_text_is_ordered(rules: Ruleset) -> None:
                     f"{first} and {second} both replace the clause {key!r} and neither declares "
                     "which comes first (VariantInfo before=/after=), or add a clause of your own",
                 )
+
+
+def rules_text_amends_what_is_there(rules: Ruleset) -> None:
+    """Each clause a plugin writes names a topic of the page or a variant; one that names another
+    variant at the table replaces a clause that variant writes. A misspelt topic, or an amendment
+    to a clause its variant no longer writes, would vanish or be added beside the rule it meant to
+    change, and the page would state both."""
+    texts = {name: rulespage.text_of(rules, name) for name in rules.names}
+    known = {*TOPICS, *installed(), *rules.names}
+    for name, text in texts.items():
+        for key in text.clauses:
+            topic = key.partition(".")[0]
+            if topic not in known:
+                raise LawViolation(
+                    TEXT_TARGET,
+                    rules,
+                    f"{name}'s liarsdice_describe writes the clause {key!r}, but {topic!r} is "
+                    f"neither a topic of the rules page ({', '.join(TOPICS)}) nor a variant",
+                )
+            target = texts.get(topic)
+            if topic in (name, BASELINE) or target is None or key in target.clauses:
+                continue
+            theirs = ", ".join(repr(k) for k in target.clauses if k.startswith(f"{topic}.")) or (
+                "none"
+            )
+            raise LawViolation(
+                TEXT_TARGET,
+                rules,
+                f"{name}'s liarsdice_describe amends {key!r}, but {topic} writes no such clause "
+                f"(its clauses: {theirs}), so the page would state both rules: replace one of "
+                f"{topic}'s clauses, or say it in {name}'s own section",
+            )
 
 
 def calls_are_ruled_by_one_variant(rules: Ruleset, steps: Sequence[Step]) -> None:
