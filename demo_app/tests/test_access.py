@@ -239,8 +239,8 @@ def from_address(app: Any, address: str) -> Any:
     return other
 
 
-def test_one_client_hosts_a_bounded_number_of_live_tables(app: Any, client: Any) -> None:
-    app.config["MAX_TABLES_PER_CLIENT"] = 3
+def test_one_player_hosts_a_bounded_number_of_live_tables(app: Any, client: Any) -> None:
+    app.config["MAX_TABLES_PER_PLAYER"] = 3
     app.config["MAX_TABLES"] = 5
     mine = [create(client) for _ in range(3)]
     refused = client.post("/api/tables", json={"nickname": "Iris", "preset": "dudo"})
@@ -248,7 +248,7 @@ def test_one_client_hosts_a_bounded_number_of_live_tables(app: Any, client: Any)
     assert int(refused.headers["Retry-After"]) > 0
     assert refused.json["ok"] is False and "3 tables open" in refused.json["error"]
     assert len(app.extensions["liarsdice_hub"].tables()) == 3
-    # Another client is not held back by the first one's tables.
+    # Another player is not held back by the first one's tables.
     other = from_address(app, "10.0.0.2")
     assert create(other)["ok"]
     # A finished table leaves the client's cap at once (a solo player plays on), and the hub

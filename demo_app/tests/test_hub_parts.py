@@ -3,6 +3,7 @@ sweep over a fake hub, and the delays kept for the load benchmark."""
 
 from __future__ import annotations
 
+import math
 import time
 from types import SimpleNamespace
 from typing import Any
@@ -21,6 +22,7 @@ class Table:
     def __init__(self, code: str, status: str = "waiting", **fields: Any) -> None:
         self.code, self.status = code, status
         self.client: str | None = fields.get("client")
+        self.seating = SimpleNamespace(host_player=fields.get("host_player"))
         self.created: float = fields.get("created", time.time())
         self.touched: float = fields.get("touched", time.monotonic())
         self.game_id: int | None = fields.get("game_id", 1)
@@ -63,24 +65,46 @@ class Hub:
         del self.held[code]
 
 
-def record(client: str, status: str = "waiting") -> dict[str, Any]:
-    return {"client": client, "status": status, "created": time.time(), "seats": []}
+def record(client: str, status: str = "waiting", host: int | None = None) -> dict[str, Any]:
+    return {
+        "client": client,
+        "host_player": host,
+        "status": status,
+        "created": time.time(),
+        "seats": [],
+    }
 
 
-def test_a_client_at_its_caps_is_refused_and_others_are_not() -> None:
-    store = Store(record("1.2.3.4"), record("1.2.3.4", "playing"), record("1.2.3.4", "over"))
-    settings = {"MAX_TABLES_PER_CLIENT": 2, "MAX_HELD_TABLES_PER_CLIENT": 4}
+def test_a_player_at_their_caps_is_refused_and_others_behind_the_same_address_are_not() -> None:
+    here = "1.2.3.4"
+    store = Store(record(here, host=1), record(here, "playing", 1), record(here, "over", 1))
+    settings = {"MAX_TABLES_PER_PLAYER": 2, "MAX_HELD_TABLES_PER_PLAYER": 4}
     room = Room(settings, {}, store.records, Sweep(Hub()))
-    with pytest.raises(TooManyTables, match="2 tables open") as capped:
-        room.check("1.2.3.4")  # two live tables: a finished one does not count
+    with pytest.raises(TooManyTables, match="you already have 2 tables open") as capped:
+        room.check(here, 1)  # two live tables: a finished one does not count
     assert capped.value.retry_after == 60
-    room.check("5.6.7.8")
+    room.check(here, 2)  # another player in the same household
+    room.check(here)  # a newcomer there
     room.check(None)  # a table the server makes itself
-    store.rows[0] = ("T0", record("1.2.3.4", "over"))
-    room.check("1.2.3.4")
-    store.rows.append(("T3", record("1.2.3.4", "over")))  # four held: the held cap
-    with pytest.raises(TooManyTables, match="4 tables still open"):
-        room.check("1.2.3.4")
+    store.rows[0] = ("T0", record(here, "over", 1))
+    room.check(here, 1)
+    store.rows.append(("T3", record(here, "over", 1)))  # four held: the held cap
+    with pytest.raises(TooManyTables, match="you have 4 tables still open"):
+        room.check(here, 1)
+
+
+def test_an_address_has_a_ceiling_over_all_its_players() -> None:
+    here = "1.2.3.4"
+    store = Store(*(record(here, "playing", host) for host in (1, 2, 3)))
+    settings = {"MAX_TABLES_PER_ADDRESS": 3, "MAX_HELD_TABLES_PER_ADDRESS": 5}
+    room = Room(settings, {}, store.records, Sweep(Hub()))
+    for player in (4, None):  # a new player there, or a newcomer: the address is full
+        with pytest.raises(TooManyTables, match="3 tables made from your internet connection"):
+            room.check(here, player)
+    room.check("5.6.7.8", 4)
+    store.rows = [(f"T{n}", record(here, "over", n)) for n in range(5)]
+    with pytest.raises(TooManyTables, match="5 tables made from your internet connection are"):
+        room.check(here, 9)
 
 
 def test_a_full_server_says_when_the_sweep_frees_a_place() -> None:
@@ -92,7 +116,7 @@ def test_a_full_server_says_when_the_sweep_frees_a_place() -> None:
         room.check("5.6.7.8")
     wait = full.value.retry_after
     assert NEVER_STARTED_SECONDS <= wait <= NEVER_STARTED_SECONDS + SWEEP_SECONDS
-    assert f"try again in {wait} s" in str(full.value)
+    assert f"try again in {math.ceil(wait / 60)} minutes" in str(full.value)
     held["NEW"].status = "playing"  # when a game being played ends is not known
     with pytest.raises(ServerFull) as full:
         room.check("5.6.7.8")

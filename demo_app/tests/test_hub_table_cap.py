@@ -1,9 +1,11 @@
-"""The hub's per-client cap counts live tables only; a second cap bounds every table a client
-still holds; a table that never started closes within minutes unless someone sits at it, and a
-newcomer at the server's cap is told to come back when the sweep frees a place."""
+"""The hub's per-player cap counts live tables only; a second cap bounds every table a player
+still holds (the same two, larger, bound an address); a table that never started closes within
+minutes unless someone sits at it, and a newcomer at the server's cap is told to come back when
+the sweep frees a place."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -31,34 +33,43 @@ def hosted(app: Any, address: str = "1.2.3.4") -> tuple[Any, str]:
     return app.extensions["liarsdice_hub"].get(made["code"]), made["seat_token"]
 
 
+IRIS = (7, "Iris")
+
+
 def test_finished_and_never_started_tables_leave_the_cap(app: Any) -> None:
     hub = app.extensions["liarsdice_hub"]
     config = parse_config(CONFIG)
     with app.test_request_context("/"):
-        tables = [hub.create(config, client="1.2.3.4") for _ in range(5)]
+        tables = [hub.create(config, IRIS, client="1.2.3.4") for _ in range(5)]
         with pytest.raises(TooManyTables):
-            hub.create(config, client="1.2.3.4")
+            hub.create(config, IRIS, client="1.2.3.4")
         tables[0].match.status = "over"  # a finished game: no longer counts
-        hub.create(config, client="1.2.3.4")
+        hub.create(config, IRIS, client="1.2.3.4")
         with pytest.raises(TooManyTables):
-            hub.create(config, client="1.2.3.4")
+            hub.create(config, IRIS, client="1.2.3.4")
         tables[1].created -= NEVER_STARTED_SECONDS + 1  # never started, nobody there: it closes
         hub.sweep.run()
         assert hub.get(tables[1].code) is None
         assert hub.get(tables[2].code) is tables[2]  # the younger ones stay
-        hub.create(config, client="1.2.3.4")
+        hub.create(config, IRIS, client="1.2.3.4")
+        hub.create(config, (8, "Knox"), client="1.2.3.4")  # her brother, on the same router
         hub.create(config, client="5.6.7.8")  # another client is not affected
 
 
-def test_a_client_holds_at_most_the_held_cap_of_open_tables(app: Any) -> None:
+def test_a_player_holds_at_most_the_held_cap_of_open_tables(app: Any) -> None:
     hub = app.extensions["liarsdice_hub"]
-    app.extensions["liarsdice_hub"].settings["MAX_HELD_TABLES_PER_CLIENT"] = 3
+    hub.settings["MAX_HELD_TABLES_PER_PLAYER"] = 3
+    hub.settings["MAX_HELD_TABLES_PER_ADDRESS"] = 5
     config = parse_config(CONFIG)
     with app.test_request_context("/"):
         for _ in range(3):
-            hub.create(config, client="1.2.3.4").match.status = "over"
-        with pytest.raises(TooManyTables, match="3 tables still open"):
-            hub.create(config, client="1.2.3.4")
+            hub.create(config, IRIS, client="1.2.3.4").match.status = "over"
+        with pytest.raises(TooManyTables, match="you have 3 tables still open"):
+            hub.create(config, IRIS, client="1.2.3.4")
+        for _ in range(2):
+            hub.create(config, (8, "Knox"), client="1.2.3.4").match.status = "over"
+        with pytest.raises(TooManyTables, match="5 tables made from your internet connection"):
+            hub.create(config, (9, "Lu"), client="1.2.3.4")
 
 
 def test_a_started_table_is_not_closed_for_its_age(app: Any) -> None:
@@ -124,13 +135,14 @@ def test_a_newcomer_at_the_server_cap_waits_for_the_sweep_that_frees_a_place(app
         hub.check_room("10.0.9.1")
     # All three were just made: the first closes 5 minutes from now, at the sweep after that.
     assert NEVER_STARTED_SECONDS <= full.value.retry_after <= NEVER_STARTED_SECONDS + SWEEP_SECONDS
-    assert f"try again in {full.value.retry_after} s" in str(full.value)
+    assert f"try again in {math.ceil(full.value.retry_after / 60)} minutes" in str(full.value)
     newcomer = app.test_client()
     newcomer.environ_base["REMOTE_ADDR"] = "10.0.9.1"
     answer = newcomer.post("/api/tables", json={"nickname": "Knox", **CONFIG})
     assert answer.status_code == 503 and answer.json["ok"] is False
     assert answer.headers["Retry-After"] == str(answer.json["retry_after"])
-    assert f"try again in {answer.headers['Retry-After']} s" in answer.json["error"]
+    minutes = math.ceil(int(answer.headers["Retry-After"]) / 60)
+    assert f"try again in {minutes} minutes" in answer.json["error"]
     tables[1].created -= NEVER_STARTED_SECONDS - 10  # this one closes in 10 s: at the next sweep
     with app.test_request_context("/"), pytest.raises(ServerFull) as full:
         hub.check_room("10.0.9.1")

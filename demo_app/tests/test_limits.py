@@ -21,7 +21,8 @@ from liarsdice_demo.storage.players import purge_idle_players
 
 TABLE = {"nickname": "Iris", "preset": "casino", "seats": 3}
 LOOSE = "1000 per minute"
-WAIT = re.compile(r"^too many requests: try again in (\d+) s$")
+WAIT = re.compile(r"^too many requests: try again in (\d+) (second|minute|hour)s?$")
+UNIT = {"second": 1, "minute": 60, "hour": 3600}
 
 
 @pytest.fixture
@@ -39,9 +40,12 @@ def make_app(tmp_path: Path) -> Iterator[Any]:
                 "LIMIT_TABLE_CREATION": LOOSE,
                 "LIMIT_TABLE_CREATION_NETWORK": LOOSE,
                 "LIMIT_SEAT_CLAIMS": LOOSE,
+                "LIMIT_SEAT_CLAIMS_ADDRESS": LOOSE,
                 "LIMIT_CODE_MISSES": LOOSE,
                 "LIMIT_PLAYER_CREATION": LOOSE,
-                "MAX_TABLES_PER_CLIENT": 1000,  # the hub's own cap: not what is tested here
+                "LIMIT_PLAYER_CREATION_NETWORK": LOOSE,
+                "MAX_TABLES_PER_PLAYER": 1000,  # the hub's own caps: not what is tested here
+                "MAX_TABLES_PER_ADDRESS": 1000,
                 "LIMIT_REQUESTS": "10000 per second",
                 "LIMIT_TARPIT_SECONDS": 0.0,
                 **config,
@@ -75,11 +79,13 @@ def assert_refused(response: Any) -> int:
     """A JSON 429 with a matching ``Retry-After``; the seconds to wait."""
     assert response.status_code == 429
     assert response.json["ok"] is False
-    wait = WAIT.match(response.json["error"])
-    assert wait, response.json
-    assert response.headers["Retry-After"] == wait.group(1)
-    assert 1 <= int(wait.group(1)) <= 3601
-    return int(wait.group(1))
+    said = WAIT.match(response.json["error"])
+    assert said, response.json
+    wait, unit = int(response.headers["Retry-After"]), UNIT[said.group(2)]
+    assert 1 <= wait <= 3601
+    # the words round up to whole minutes (or hours) what the header says in seconds
+    assert int(said.group(1)) == (wait if unit == 1 else -(-wait // unit)), (wait, said.group(0))
+    return wait
 
 
 def test_the_limits_wrap_the_views(make_app: Any) -> None:
@@ -89,16 +95,69 @@ def test_the_limits_wrap_the_views(make_app: Any) -> None:
         assert getattr(view, "__wrapper-limiter-instance") == limits.limiter, endpoint
 
 
-def test_table_creation_is_limited_per_client(make_app: Any) -> None:
+def test_table_creation_is_limited_per_player(make_app: Any) -> None:
     app = make_app(LIMIT_TABLE_CREATION="2 per minute")
     client = app.test_client()
-    for _ in range(2):
+    # The first table is made as a newcomer (it spends a new player of the address's instead).
+    for _ in range(3):
         assert client.post("/api/tables", json=TABLE).status_code == 200
     assert assert_refused(client.post("/api/tables", json=TABLE)) <= 61
-    assert live_tables(app) == 2
-    # Another address has its own budget.
+    assert live_tables(app) == 3
+    # Another player behind the same address, and another address, have their own budgets.
+    sibling = app.test_client()
+    assert sibling.post("/api/tables", json=TABLE).status_code == 200
+    assert sibling.post("/api/tables", json=TABLE).status_code == 200
     other = client_at(app, "198.51.100.9")
     assert other.post("/api/tables", json=TABLE).status_code == 200
+
+
+def test_a_classroom_behind_one_address_sits_down_under_the_default_limits(
+    make_app: Any,
+) -> None:
+    """30 fresh browsers from one address in a minute: 6 hosts make tables of 5 and 24 guests
+    take the seats. (With 10 new players an hour per address, the 11th was refused for most of
+    an hour: "try again in 2744 s".)"""
+    defaults = {key: value for key, value in limits.DEFAULTS.items() if key.startswith("LIMIT_")}
+    # Not the app-wide 20 requests a second: 30 pupils do not click in the same second.
+    app = make_app(**{**defaults, "LIMIT_TARPIT_SECONDS": 0.0, "LIMIT_REQUESTS": LOOSE})
+    hosts = [app.test_client() for _ in range(6)]
+    tables = [host.post("/api/tables", json={**TABLE, "seats": 5}).json for host in hosts]
+    assert all(table["ok"] for table in tables), tables
+    for table in tables:
+        for guest in range(4):
+            body = {"nickname": f"Pupil {guest}", "key": table["join_key"]}
+            taken = app.test_client().post(f"/api/tables/{table['code']}/seat", json=body)
+            assert taken.status_code == 200, taken.json
+    assert rows(app) == 30 and live_tables(app) == 6
+
+
+@pytest.mark.parametrize(
+    ("first", "neighbour", "elsewhere"),
+    [
+        ("198.51.100.1", "198.51.100.254", "198.51.101.1"),  # IPv4: one /24
+        ("2001:db8:7:1::1", "2001:db8:7:ffff::9", "2001:db8:8::1"),  # IPv6: one /48, two /64s
+    ],
+)
+def test_new_players_are_limited_per_network(
+    make_app: Any, first: str, neighbour: str, elsewhere: str
+) -> None:
+    app = make_app(LIMIT_PLAYER_CREATION_NETWORK="2 per hour")
+    for address in (first, neighbour):
+        assert client_at(app, address).post("/api/tables", json=TABLE).status_code == 200
+    assert assert_refused(client_at(app, neighbour).post("/api/tables", json=TABLE)) > 60
+    assert rows(app) == 2
+    assert client_at(app, elsewhere).post("/api/tables", json=TABLE).status_code == 200
+
+
+def test_seat_claims_have_a_ceiling_per_address(make_app: Any) -> None:
+    app = make_app(LIMIT_SEAT_CLAIMS_ADDRESS="3 per minute")
+    host = client_at(app, "198.51.100.50")
+    made = host.post("/api/tables", json={**TABLE, "seats": 6}).json
+    body = {"nickname": "Knox", "key": made["join_key"]}
+    guests = [app.test_client() for _ in range(4)]  # four players behind one address
+    for guest in guests[:3]:
+        assert guest.post(f"/api/tables/{made['code']}/seat", json=body).status_code == 200
+    assert_refused(guests[3].post(f"/api/tables/{made['code']}/seat", json=body))
 
 
 @pytest.mark.parametrize(
@@ -145,7 +204,7 @@ def test_a_second_app_does_not_double_the_counting(make_app: Any) -> None:
     make_app()
     app = make_app(LIMIT_TABLE_CREATION="3 per minute")
     client = app.test_client()
-    for _ in range(3):
+    for _ in range(4):  # the first as a newcomer, then 3 as a player
         assert client.post("/api/tables", json=TABLE).status_code == 200
     assert client.post("/api/tables", json=TABLE).status_code == 429
 
@@ -156,6 +215,7 @@ def test_seat_claims_are_limited(make_app: Any) -> None:
     tables = [host.post("/api/tables", json={**TABLE, "seats": 4}).json for _ in range(2)]
     guest = client_at(app, "198.51.100.20")
     body = {"nickname": "Knox"}
+    assert guest.post("/api/tables", json=TABLE).status_code == 200  # now a player
     for made in tables:
         url = f"/api/tables/{made['code']}/seat"
         assert guest.post(url, json={**body, "key": made["join_key"]}).status_code == 200
@@ -194,7 +254,7 @@ def test_only_lookup_misses_count_and_they_share_one_budget(make_app: Any) -> No
 
 
 def test_the_eleventh_new_player_in_an_hour_is_refused(make_app: Any) -> None:
-    app = make_app(LIMIT_PLAYER_CREATION="10 per hour")
+    app = make_app(LIMIT_PLAYER_CREATION="10 per hour")  # as a deployment may set it
     clients = [app.test_client() for _ in range(10)]
     made = [client.post("/api/tables", json=TABLE) for client in clients]
     assert all(answer.status_code == 200 for answer in made)
@@ -203,6 +263,11 @@ def test_the_eleventh_new_player_in_an_hour_is_refused(make_app: Any) -> None:
     assert 3000 < wait <= 3600
     assert rows(app) == 10 and live_tables(app) == 10
     assert newcomer.get_cookie("ld_player") is None
+    # The wait is said in minutes, in the reader's language.
+    for lang, unit in (("uk", "хв"), ("ru", "мин")):
+        reader = app.test_client()  # (the language choice is remembered in a cookie)
+        said = reader.post(f"/api/tables?lang={lang}", json=TABLE).json["error"]
+        assert re.search(rf" (\d+)\s{unit}$", said), said
     # A seat claim would make a player too: refused the same way.
     table = made[0].json
     body = {"nickname": "Knox", "key": table["join_key"]}
@@ -216,13 +281,12 @@ def test_the_eleventh_new_player_in_an_hour_is_refused(make_app: Any) -> None:
 
 
 def test_proxy_fix_limits_the_forwarded_client(make_app: Any) -> None:
-    app = make_app(LIMIT_TABLE_CREATION="1 per minute", PROXY_FIX={"x_for": 1})
-    client = app.test_client()
+    app = make_app(LIMIT_PLAYER_CREATION="1 per minute", PROXY_FIX={"x_for": 1})
     first = {"X-Forwarded-For": "203.0.113.1"}
-    assert client.post("/api/tables", json=TABLE, headers=first).status_code == 200
-    assert client.post("/api/tables", json=TABLE, headers=first).status_code == 429
+    assert app.test_client().post("/api/tables", json=TABLE, headers=first).status_code == 200
+    assert app.test_client().post("/api/tables", json=TABLE, headers=first).status_code == 429
     second = {"X-Forwarded-For": "203.0.113.2"}
-    assert client.post("/api/tables", json=TABLE, headers=second).status_code == 200
+    assert app.test_client().post("/api/tables", json=TABLE, headers=second).status_code == 200
 
 
 def test_the_storage_comes_from_config(make_app: Any) -> None:

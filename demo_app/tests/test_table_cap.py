@@ -1,4 +1,4 @@
-"""The per-client table cap counts live tables only (liarsdice_demo.tables.table_cap)."""
+"""The table caps count live tables only, or every open one (liarsdice_demo.tables.table_cap)."""
 
 from __future__ import annotations
 
@@ -21,10 +21,10 @@ def test_a_finished_or_stopped_table_does_not_count() -> None:
 
 def test_five_finished_quick_games_leave_a_solo_player_free() -> None:
     records = [record("over") for _ in range(5)] + [record("playing", client="b")]
-    assert open_tables(records, "a") == 0
-    assert open_tables([*records, record("playing"), record("waiting")], "a") == 2
+    assert open_tables(records, "client", "a") == 0
+    assert open_tables([*records, record("playing"), record("waiting")], "client", "a") == 2
 
 
 def test_every_open_table_counts_toward_the_held_cap() -> None:
     records = [record("over"), record("waiting"), record("playing")]
-    assert held_tables([*records, record("over", client="b")], "a") == 3
+    assert held_tables([*records, record("over", client="b")], "client", "a") == 3

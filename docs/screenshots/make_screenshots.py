@@ -53,7 +53,8 @@ SETTINGS = {
     "LIMIT_PLAYER_CREATION": "1000 per minute",
     "LIMIT_REQUESTS": "10000 per second",
     "LIMIT_TARPIT_SECONDS": 0.0,
-    "MAX_TABLES_PER_CLIENT": 100,
+    "MAX_TABLES_PER_PLAYER": 100,
+    "MAX_TABLES_PER_ADDRESS": 100,
 }
 PACE = {"BOT_DELAY": 0.3, "REVEAL_PAUSE": 15.0}
 """While the pictures are taken: a bot's pause before its move, and how long the cups stay

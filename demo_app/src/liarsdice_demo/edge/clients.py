@@ -1,6 +1,8 @@
 """Who a client is, and which network it belongs to, for the limits each of them shares.
 
 A client is its IPv4 address or its IPv6 /64 network; its network is its IPv4 /24 or its IPv6 /48.
+Where a household or a classroom shares one address, :func:`player_key` tells its players apart
+by their player cookie.
 
 Contract: :func:`client_key` and :func:`network_key` read ``request.remote_addr`` (the real
 client's address when ``PROXY_FIX`` is set behind a proxy). One IPv6 subscriber is usually given a
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import ipaddress
 
-from flask import request
+from flask import g, request
 
 IPV6_PREFIX = 64
 IPV4_NETWORK = 24
@@ -64,3 +66,10 @@ def client_key() -> str:
 def network_key() -> str:
     """The network key of the current request."""
     return network_for(request.remote_addr)
+
+
+def player_key() -> str | None:
+    """The player of the current request (``g.player``, loaded from their cookie) as a limit's
+    key, or ``None`` for a newcomer."""
+    player = g.get("player")
+    return None if player is None else f"player:{player['id']}"

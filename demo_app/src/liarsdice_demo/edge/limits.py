@@ -4,26 +4,36 @@ Contract: a client is :func:`liarsdice_demo.edge.clients.client_key` (its addres
 ``PROXY_FIX`` makes it the real client behind a proxy). Each limit is a config key holding a limit
 string ("6 per minute; 30 per hour"), read at request time:
 
-- ``LIMIT_TABLE_CREATION`` on ``POST /api/tables``, and ``LIMIT_TABLE_CREATION_NETWORK`` on
-  the tables it made, counted per network (:func:`liarsdice_demo.edge.clients.network_key`: an IPv4
-  /24, an IPv6 /48), so that many addresses of one network together make no more tables than
-  that (a request refused for any reason spends only the per-client budget);
-- ``LIMIT_SEAT_CLAIMS`` on ``POST /api/tables/<code>/seat``;
+- ``LIMIT_TABLE_CREATION`` on ``POST /api/tables``, counted per player (their cookie,
+  :func:`liarsdice_demo.edge.clients.player_key`; a newcomer, who has none, spends one of the
+  address's new players instead), and
+  ``LIMIT_TABLE_CREATION_NETWORK`` on the tables it made, counted per network
+  (:func:`liarsdice_demo.edge.clients.network_key`: an IPv4 /24, an IPv6 /48), so that many
+  addresses of one network, or many players behind one, together make no more tables than that
+  (a request refused for any reason spends only the per-player budget);
+- ``LIMIT_SEAT_CLAIMS`` on ``POST /api/tables/<code>/seat``, per player, under
+  ``LIMIT_SEAT_CLAIMS_ADDRESS`` per address (newcomers included);
 - ``LIMIT_CODE_MISSES``, one budget shared by every lookup of a table by code (:data:`LOOKUPS`),
   spent only by misses (a 404, or ``/join`` sending the visitor back to the lobby): once it is
   spent, every lookup waits, so codes cannot be enumerated;
-- ``LIMIT_PLAYER_CREATION`` on new player rows, spent by :func:`spend_player_creation` (called
-  where players are made, :func:`liarsdice_demo.storage.players.ensure_player`).
+- ``LIMIT_PLAYER_CREATION`` on new player rows per address, and ``LIMIT_PLAYER_CREATION_NETWORK``
+  per network, spent by :func:`spend_player_creation` (called where players are made,
+  :func:`liarsdice_demo.storage.players.ensure_player`): a new cookie is a new player, so these
+  bound what clearing cookies buys.
 
 Before all of these, ``LIMIT_REQUESTS`` (Flask-Limiter's application-wide limit, "20 per second;
 600 per minute") bounds every request of a client together, so that one client loading
 pages in a loop cannot take the server's one process from everyone else; a WebSocket handshake
-the socket gate admitted (:data:`METERED`) is not counted again. The view limits are
+the socket gate admitted (:data:`METERED`) is not counted again. Static files (a page's scripts
+and styles: a dozen per page, cheap) are not counted (Flask-Limiter leaves the ``static``
+endpoint alone), so a classroom behind one address opening a page in the same minute spends a
+few requests each. The view limits are
 Flask-Limiter decorators applied to ``app.view_functions`` after the blueprints are registered
 (:func:`limit_views`), so the views' modules know nothing of them. Counts
 live in ``RATELIMIT_STORAGE_URI`` (``memory://`` by default: per process; ``redis://…`` to share
 them between workers). A refusal is a 429 with ``Retry-After``: JSON ``{"ok": false, "error":
-"too many requests: try again in N s"}`` under ``/api/``, the error page elsewhere. Every answer
+"too many requests: try again in 46 minutes"}`` under ``/api/``
+(:func:`~liarsdice_demo.text.waits.wait_words`), the error page elsewhere. Every answer
 keeps the ``Retry-After`` the app gave it, or none (Flask-Limiter would set one on every answer,
 from its own windows: :func:`init_app`).
 :data:`limiter` is the process's one :class:`~flask_limiter.Limiter`; each ``create_app`` binds it
@@ -46,8 +56,9 @@ from limits import parse_many
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response
 
-from liarsdice_demo.edge.clients import client_key, network_key
+from liarsdice_demo.edge.clients import client_key, network_key, player_key
 from liarsdice_demo.text import i18n
+from liarsdice_demo.text.waits import wait_words
 
 DEFAULTS: dict[str, Any] = {
     "RATELIMIT_STORAGE_URI": "memory://",
@@ -57,8 +68,10 @@ DEFAULTS: dict[str, Any] = {
     "LIMIT_TABLE_CREATION": "6 per minute; 30 per hour",
     "LIMIT_TABLE_CREATION_NETWORK": "10 per minute; 60 per hour",
     "LIMIT_SEAT_CLAIMS": "20 per minute; 200 per hour",
+    "LIMIT_SEAT_CLAIMS_ADDRESS": "60 per minute; 600 per hour",
     "LIMIT_CODE_MISSES": "30 per minute; 300 per hour",
-    "LIMIT_PLAYER_CREATION": "10 per hour",
+    "LIMIT_PLAYER_CREATION": "30 per minute; 60 per hour",
+    "LIMIT_PLAYER_CREATION_NETWORK": "120 per hour",
 }
 """Config keys read here (the ``RATELIMIT_*`` ones by Flask-Limiter itself)."""
 
@@ -73,6 +86,8 @@ LOOKUPS = (
 """The endpoints that look a table up by the code in the URL: one shared budget of misses."""
 
 PLAYER_SCOPE = "player-creation"
+PLAYER_NETWORK_SCOPE = "player-creation-network"
+SEAT_SCOPE = "seat-claims-address"
 LOOKUP_SCOPE = "code-lookup"
 NETWORK_SCOPE = "table-creation-network"
 
@@ -116,25 +131,35 @@ def table_made(response: Response) -> bool:
     return response.status_code == 200
 
 
-def _spend(setting: str, scope: str) -> int | None:
-    """Count one hit of this client against the limit in config ``setting`` (shared by
-    ``scope``); if it is spent, count nothing and return the seconds to wait."""
+def _spend(budgets: list[tuple[str, str, Callable[[], str]]]) -> int | None:
+    """Count one hit against each ``(setting, scope, key)`` budget, or, if any is spent, count
+    nothing and return the seconds to wait."""
     if not limiter.enabled:
         return None
-    strategy, client = limiter.limiter, client_key()
-    items = parse_many(current_app.config[setting])
-    for item in items:
-        if not strategy.test(item, client, scope):
-            reset_at, _ = strategy.get_window_stats(item, client, scope)
+    strategy = limiter.limiter
+    items = [
+        (item, key(), scope)
+        for setting, scope, key in budgets
+        for item in parse_many(current_app.config[setting])
+    ]
+    for item, who, scope in items:
+        if not strategy.test(item, who, scope):
+            reset_at, _ = strategy.get_window_stats(item, who, scope)
             return max(1, math.ceil(reset_at - time.time()))
-    for item in items:
-        strategy.hit(item, client, scope)
+    for item, who, scope in items:
+        strategy.hit(item, who, scope)
     return None
 
 
 def spend_player_creation() -> None:
-    """Count one new player for this client, or raise :class:`TooManyRequests` (nothing counted)."""
-    wait = _spend("LIMIT_PLAYER_CREATION", PLAYER_SCOPE)
+    """Count one new player for this client and its network, or raise :class:`TooManyRequests`
+    (nothing counted)."""
+    wait = _spend(
+        [
+            ("LIMIT_PLAYER_CREATION", PLAYER_SCOPE, client_key),
+            ("LIMIT_PLAYER_CREATION_NETWORK", PLAYER_NETWORK_SCOPE, network_key),
+        ]
+    )
     if wait is not None:
         raise TooManyRequests("too many new players from this address", retry_after=wait)
 
@@ -142,7 +167,7 @@ def spend_player_creation() -> None:
 def spend_code_miss() -> int | None:
     """Count a lookup by code that found nothing outside the views (a WebSocket to an unknown
     code) against the same budget as the views' misses; the seconds to wait if it is spent."""
-    return _spend("LIMIT_CODE_MISSES", LOOKUP_SCOPE)
+    return _spend([("LIMIT_CODE_MISSES", LOOKUP_SCOPE, client_key)])
 
 
 def retry_seconds(error: TooManyRequests) -> int:
@@ -161,7 +186,7 @@ def too_many_requests(error: TooManyRequests) -> tuple[Response | str, int, dict
     (a waiting request costs a sleeping greenlet, nothing more), so refusing it stays cheap."""
     time.sleep(current_app.config["LIMIT_TARPIT_SECONDS"])
     wait = retry_seconds(error)
-    text = gettext("too many requests: try again in %(wait)s s", wait=wait)
+    text = gettext("too many requests: try again in %(wait)s", wait=wait_words(wait))
     headers = {"Retry-After": str(wait)}
     if request.path.startswith("/api/"):
         return jsonify(ok=False, error=text), 429, headers
@@ -188,6 +213,17 @@ def _same_retry_after(response: Response) -> Response:
     return response
 
 
+def _newcomer() -> bool:
+    """Whether the request carries no player cookie we know: the per-player limits leave it to
+    its address's (new players, per address and network; seat claims and tables, per address or
+    network)."""
+    return player_key() is None
+
+
+def _player() -> str:
+    return player_key() or client_key()
+
+
 def _decorate(app: Flask, endpoint: str, decorator: Callable[[Any], Any]) -> None:
     app.view_functions[endpoint] = decorator(app.view_functions[endpoint])
 
@@ -205,7 +241,10 @@ def init_app(app: Flask) -> None:
 def limit_views(app: Flask) -> None:
     """Put the limits on ``app``'s views (call it after the blueprints are registered: a missing
     endpoint is a ``KeyError``)."""
-    _decorate(app, "api.create_table", limiter.limit(Setting("LIMIT_TABLE_CREATION")))
+    per_player = limiter.limit(
+        Setting("LIMIT_TABLE_CREATION"), key_func=_player, exempt_when=_newcomer
+    )
+    _decorate(app, "api.create_table", per_player)
     per_network = limiter.shared_limit(
         Setting("LIMIT_TABLE_CREATION_NETWORK"),
         scope=NETWORK_SCOPE,
@@ -213,7 +252,10 @@ def limit_views(app: Flask) -> None:
         deduct_when=table_made,
     )
     _decorate(app, "api.create_table", per_network)
-    _decorate(app, "api.take_seat", limiter.limit(Setting("LIMIT_SEAT_CLAIMS")))
+    claims = limiter.limit(Setting("LIMIT_SEAT_CLAIMS"), key_func=_player, exempt_when=_newcomer)
+    _decorate(app, "api.take_seat", claims)
+    claims_here = limiter.shared_limit(Setting("LIMIT_SEAT_CLAIMS_ADDRESS"), scope=SEAT_SCOPE)
+    _decorate(app, "api.take_seat", claims_here)
     lookup = limiter.shared_limit(
         Setting("LIMIT_CODE_MISSES"), scope=LOOKUP_SCOPE, deduct_when=lookup_missed
     )

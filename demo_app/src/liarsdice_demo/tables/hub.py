@@ -1,7 +1,7 @@
 """The table hub: the one owner of live tables, kept in ``app.extensions["liarsdice_hub"]``.
 
 Contract: :meth:`TableHub.create` makes a table with a fresh code of :data:`CODE_LENGTH` letters
-from :data:`CODE_LETTERS` (24**8, about 1.1e11 codes) and refuses a client at its caps
+from :data:`CODE_LETTERS` (24**8, about 1.1e11 codes) and refuses a player or address at its caps
 (:class:`TooManyTables`), or a full server (:class:`ServerFull`; both by :mod:`.room`);
 :meth:`TableHub.get` finds one by code (case-insensitive);
 :meth:`TableHub.listed` is what the lobby may show: public tables not yet over. The hub's own
@@ -115,10 +115,10 @@ class TableHub:
         client: str | None = None,
     ) -> TableSession:
         """A new table; ``host`` (player id, nickname) takes seat 1; ``start`` deals at once;
-        ``public`` lists it in the lobby; ``client`` (an address) counts towards that client's
-        cap (:class:`TooManyTables`; a full server: :class:`ServerFull`)."""
+        ``public`` lists it in the lobby; it counts toward the host's caps and ``client``'s (an
+        address: :class:`TooManyTables`; a full server: :class:`ServerFull`)."""
         with self._lock:
-            self._room.check(client)
+            self._room.check(client, host[0] if host else None)
             code = self._new_code()
             host_id = host[0] if host else None
             table = TableSession(code, config, self, host_id, public=public, client=client)
@@ -137,11 +137,12 @@ class TableHub:
             table.start_now()
         return table
 
-    def check_room(self, client: str | None) -> None:
-        """:class:`TooManyTables` if ``client`` is at its cap, :class:`ServerFull` if the server
-        is; else nothing (a table may still be refused by :meth:`create` after a race)."""
+    def check_room(self, client: str | None, player: int | None = None) -> None:
+        """:class:`TooManyTables` if ``player`` (an id; ``None``: a newcomer) or ``client`` (an
+        address) is at its cap, :class:`ServerFull` if the server is; else nothing (a table may
+        still be refused by :meth:`create` after a race)."""
         with self._lock:
-            self._room.check(client)
+            self._room.check(client, player)
 
     def _new_code(self) -> str:
         """A code no table has, here or in any process sharing the store."""

@@ -1,10 +1,12 @@
-"""Room for one more table: a client's caps and the server's, and how long a refused one waits.
+"""Room for one more table: a player's caps, their address's, the server's, and how long a
+refused one waits.
 
-Contract: :meth:`Room.check` refuses a client that already has ``MAX_TABLES_PER_CLIENT`` live
-tables or ``MAX_HELD_TABLES_PER_CLIENT`` tables still open (:mod:`.table_cap`;
-:class:`TooManyTables`), or any client while the server holds ``MAX_TABLES`` tables
-(:class:`ServerFull`, with the seconds until the sweep that frees a place). The tables counted
-are this process's, or with a shared store every process's (finished ones included).
+Contract: :meth:`Room.check` refuses a player who already has ``MAX_TABLES_PER_PLAYER`` live
+tables or ``MAX_HELD_TABLES_PER_PLAYER`` tables still open, or an address with
+``MAX_TABLES_PER_ADDRESS`` live or ``MAX_HELD_TABLES_PER_ADDRESS`` open tables, whoever made them
+(:mod:`.table_cap`; :class:`TooManyTables`), or anyone while the server holds ``MAX_TABLES``
+tables (:class:`ServerFull`, with the seconds until the sweep that frees a place). The tables
+counted are this process's, or with a shared store every process's (finished ones included).
 """
 
 from __future__ import annotations
@@ -16,9 +18,16 @@ from flask_babel import gettext
 
 from liarsdice_demo.tables.sweep import FINISHED_SECONDS, Sweep
 from liarsdice_demo.tables.table import TableSession
-from liarsdice_demo.tables.table_cap import MAX_HELD, held_tables, open_tables
+from liarsdice_demo.tables.table_cap import (
+    MAX_HELD,
+    MAX_HELD_PER_ADDRESS,
+    MAX_LIVE,
+    MAX_LIVE_PER_ADDRESS,
+    held_tables,
+    open_tables,
+)
+from liarsdice_demo.text.waits import wait_words
 
-MAX_TABLES_PER_CLIENT = 5
 CAP_RETRY_SECONDS = 60
 """The ``Retry-After`` given to a client at its table cap (a game usually ends within minutes)."""
 FULL_RETRY_SECONDS = 60
@@ -26,7 +35,8 @@ FULL_RETRY_SECONDS = 60
 
 
 class TooManyTables(RuntimeError):
-    """This client already hosts as many live tables as it may; ``retry_after`` in seconds."""
+    """This player (or their address) already hosts as many tables as it may; ``retry_after`` in
+    seconds."""
 
     retry_after = CAP_RETRY_SECONDS
 
@@ -57,33 +67,24 @@ class Room:
         self._shared = shared
         self._sweep = sweep
 
-    def check(self, client: str | None) -> None:
-        """:class:`TooManyTables` if ``client`` is at its cap, :class:`ServerFull` if the server
-        is; else nothing."""
+    def check(self, client: str | None, player: int | None = None) -> None:
+        """:class:`TooManyTables` if ``player`` (a player id, ``None`` for a newcomer) or
+        ``client`` (their address) is at its cap, :class:`ServerFull` if the server is; else
+        nothing."""
         records = self._records()
-        per_client = int(self._settings.get("MAX_TABLES_PER_CLIENT", MAX_TABLES_PER_CLIENT))
-        if client is not None and open_tables(records, client) >= per_client:
-            raise TooManyTables(
-                gettext(
-                    "you already have %(n)s tables open (a game going, or waiting for players): "
-                    "finish one, or try again later",
-                    n=per_client,
-                )
-            )
-        held = int(self._settings.get("MAX_HELD_TABLES_PER_CLIENT", MAX_HELD))
-        if client is not None and held_tables(records, client) >= held:
-            raise TooManyTables(
-                gettext(
-                    "you have %(n)s tables still open (a finished table closes %(minutes)s "
-                    "minutes after its game): try again later",
-                    n=held,
-                    minutes=round(FINISHED_SECONDS / 60),
-                )
-            )
+        setting = self._settings.get
+        if player is not None:
+            live = int(setting("MAX_TABLES_PER_PLAYER", MAX_LIVE))
+            held = int(setting("MAX_HELD_TABLES_PER_PLAYER", MAX_HELD))
+            _check_caps(records, "host_player", player, live, held)
+        if client is not None:
+            live = int(setting("MAX_TABLES_PER_ADDRESS", MAX_LIVE_PER_ADDRESS))
+            held = int(setting("MAX_HELD_TABLES_PER_ADDRESS", MAX_HELD_PER_ADDRESS))
+            _check_caps(records, "client", client, live, held)
         if len(records) >= self._settings.get("MAX_TABLES", 2000):
             wait = self._wait()
             raise ServerFull(
-                gettext("the server is full: try again in %(wait)s s", wait=wait), wait
+                gettext("the server is full: try again in %(wait)s", wait=wait_words(wait)), wait
             )
 
     def _records(self) -> list[dict[str, Any]]:
@@ -91,7 +92,14 @@ class Room:
         all count toward ``MAX_TABLES``, the live ones (:mod:`.table_cap`) toward a client's cap."""
         if self._shared is not None:
             return [record for _, record in self._shared()]
-        return [{"client": table.client, "status": table.status} for table in self._held.values()]
+        return [
+            {
+                "client": table.client,
+                "host_player": table.seating.host_player,
+                "status": table.status,
+            }
+            for table in self._held.values()
+        ]
 
     def _wait(self) -> int:
         """Seconds until the first sweep due to close a table (:meth:`.Sweep.frees_in`), else
@@ -99,3 +107,40 @@ class Room:
         shared = self._shared() if self._shared is not None else []
         wait = self._sweep.frees_in(self._held.values(), shared)
         return FULL_RETRY_SECONDS if wait is None else wait
+
+
+def _check_caps(
+    records: list[dict[str, Any]], field: str, value: object, live: int, held: int
+) -> None:
+    """:class:`TooManyTables` if the tables of ``records`` whose ``field`` is ``value`` reach the
+    ``live`` or the ``held`` cap."""
+    if open_tables(records, field, value) >= live:
+        raise TooManyTables(
+            gettext(
+                "you already have %(n)s tables open (a game going, or waiting for players): "
+                "finish one, or try again later",
+                n=live,
+            )
+            if field == "host_player"
+            else gettext(
+                "%(n)s tables made from your internet connection are open (a game going, or "
+                "waiting for players): finish one, or try again later",
+                n=live,
+            )
+        )
+    if held_tables(records, field, value) >= held:
+        raise TooManyTables(
+            gettext(
+                "you have %(n)s tables still open (a finished table closes %(minutes)s "
+                "minutes after its game): try again later",
+                n=held,
+                minutes=round(FINISHED_SECONDS / 60),
+            )
+            if field == "host_player"
+            else gettext(
+                "%(n)s tables made from your internet connection are still open (a finished "
+                "table closes %(minutes)s minutes after its game): try again later",
+                n=held,
+                minutes=round(FINISHED_SECONDS / 60),
+            )
+        )

@@ -11,8 +11,9 @@ tables only. Creating one answers with its share link (``url``, holding the ``jo
 at a private table needs ``"key"`` (403 without it, and nothing changes). A nickname that passes
 for another seat's at the table or a rated player's (same Unicode TR39 skeleton, another string:
 "Hana" with the Cyrillic letter U+0430 for its "a"), or holds a character that shows nothing, is
-refused (422) before any player is created or renamed. One client (address) has at most
-``MAX_TABLES_PER_CLIENT`` tables open: 429 with ``Retry-After`` beyond that. The
+refused (422) before any player is created or renamed. One player has at most
+``MAX_TABLES_PER_PLAYER`` tables open, one address ``MAX_TABLES_PER_ADDRESS``: 429 with
+``Retry-After`` beyond that. The
 join key never appears in ``/api/tables`` or ``/api/tables/<code>``.
 
 Health: ``GET /api/health`` answers 200 ``{"ok": true}`` only when the SQL database and the live
@@ -170,7 +171,8 @@ def create_table() -> Response | tuple[Response, int]:
         return _refuse(gettext("a table that starts at once needs bots for its empty seats"), 422)
     hub, client = current_hub(), client_key()
     try:
-        hub.check_room(client)  # before a player row is made; create checks again, locked
+        known = g.player["id"] if g.player is not None else None
+        hub.check_room(client, known)  # before a player row is made; create checks again, locked
         player = ensure_player(nickname)
         table = hub.create(
             config, host=(player["id"], nickname), start=start, public=public, client=client
