@@ -336,5 +336,7 @@ def test_start_refuses_bad_input_and_makes_no_table(
 def test_the_lobby_offers_a_quick_game_of_strong_bots(client: Any) -> None:
     page = client.get("/").get_data(as_text=True)
     quick = json.loads(re.search(r'id="quick">(.*?)</script>', page).group(1))
-    assert quick["preset"] == "casino" and quick["bot_kind"] == "mixed"
+    # a newcomer's rules: a timeout costs a die, not the game, and the first one is forgiven
+    assert quick["preset"] == "dudo" and quick["bot_kind"] == "mixed"
+    assert quick["forgive_first_timeout"] is True
     assert 'id="quick-button"' in page and "<details" in page

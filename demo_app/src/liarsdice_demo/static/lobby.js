@@ -202,7 +202,8 @@ form.addEventListener("submit", (event) => {
 // One click: the quick game's preset, seats and bots, dealt at once (the form is left as it is).
 quickButton.addEventListener("click", () => {
   if (!nicknameInput.reportValidity()) return;
-  create({ preset: quick.preset, seats: quick.seats, bot_kind: quick.bot_kind, start: true }, quickButton);
+  const { preset, seats, bot_kind, forgive_first_timeout } = quick;
+  create({ preset, seats, bot_kind, forgive_first_timeout, start: true }, quickButton);
 });
 
 // A table page's "New table" link fills the form in with that table's settings:

@@ -1,7 +1,8 @@
 // The table page: one WebSocket, the server's state rendered, intents sent back. Its parts:
 // seats.js (the seats and dice), mine.js (your dice, your moves' payloads), now.js (the bid or
 // ruling beside the actions), reveal.js, frame.js (share link, waiting room, banner),
-// announce.js (the live region), focus.js, clock.js (the turn clock).
+// announce.js (the live region), focus.js, clock.js (the turn clock), panel.js (rules and odds
+// over the table).
 import { PAGE_LANGUAGE, PIPS, el, faceWord, bidText, postJSON, t } from "./api.js";
 import { announce, tellings } from "./announce.js";
 import { setClock, startClock } from "./clock.js";
@@ -9,6 +10,7 @@ import { focusHeld, rebuilding, settleFocus } from "./focus.js";
 import { copyLink, newTableLink, renderBanner, renderWaiting } from "./frame.js";
 import { payloadPickers, renderMine, withPayload } from "./mine.js";
 import { renderNow } from "./now.js";
+import { wirePanel } from "./panel.js";
 import { release, renderReveal, wireKeepReveal } from "./reveal.js";
 import { botName, seatList } from "./seats.js";
 import { makePlayer, wake } from "./sound.js";
@@ -270,6 +272,7 @@ $("actions").addEventListener("submit", (event) => {
 $("start").addEventListener("click", () => send("start"));
 $("new-table").href = newTableLink(boot);
 wireKeepReveal();
+wirePanel();
 $("mute").checked = mutedBefore();
 $("mute").addEventListener("change", () => {
   try {

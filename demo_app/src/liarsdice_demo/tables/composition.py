@@ -58,6 +58,9 @@ class TableConfig:
     turn_seconds: int = DEFAULT_TURN
     rated: bool = False
     dice_per_player: int = 5
+    forgive_first_timeout: bool = False
+    """Each human's first timeout of a game is forgiven: a bot plays that turn and the table is
+    told (the quick game, for newcomers: :mod:`.forgiving`)."""
     _title: str = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -93,6 +96,7 @@ class TableConfig:
             "turn_seconds": self.turn_seconds,
             "rated": self.rated,
             "dice_per_player": self.dice_per_player,
+            "forgive_first_timeout": self.forgive_first_timeout,
         }
 
     def summary(self, locale: str = "en") -> dict[str, Any]:
@@ -116,6 +120,7 @@ class TableConfig:
             "turn_seconds": self.turn_seconds,
             "rated": self.rated,
             "dice_per_player": self.dice_per_player,
+            "forgive_first_timeout": self.forgive_first_timeout,
         }
 
 
@@ -222,6 +227,7 @@ def parse_config(data: Mapping[str, Any]) -> TableConfig:
         turn_seconds=_int(data, "turn_seconds", DEFAULT_TURN, MIN_TURN, MAX_TURN),
         rated=_bool(data, "rated"),
         dice_per_player=dice,
+        forgive_first_timeout=_bool(data, "forgive_first_timeout"),
     )
 
 

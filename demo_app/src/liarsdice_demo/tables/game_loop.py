@@ -18,7 +18,7 @@ from liarsdice import phrases
 from liarsdice.errors import BadTableSize
 from liarsdice.i18n import Catalog
 from liarsdice.models import Action, TimeoutAction
-from liarsdice_demo.tables import bot_driver, stand_in
+from liarsdice_demo.tables import bot_driver, forgiving, stand_in
 from liarsdice_demo.tables.clock import TurnClock
 from liarsdice_demo.tables.composition import TableConfig
 from liarsdice_demo.tables.match import OVER, REVEAL, STOPPED, Match
@@ -141,7 +141,7 @@ class GameLoop:
         table = self.table
         seats = [seat for seat in table.seating.seats if seat is not None]
         for seat in seats:
-            seat.rematch = False
+            seat.rematch = seat.forgiven = False
         table.storage.new_game()
         table.match.deal([seat.name for seat in seats])
         self.next_turn()
@@ -260,10 +260,18 @@ class GameLoop:
         )
 
     def time_out(self) -> None:
-        """The turn's clock ran out: the player whose turn it is times out."""
-        game = self.table.match.game
+        """The turn's clock ran out: the player whose turn it is times out, unless the table
+        forgives their first timeout (:mod:`.forgiving`): then a bot plays the turn for them."""
+        table = self.table
+        game = table.match.game
         assert game is not None and game.state.round is not None
-        self.apply(TimeoutAction(game.state.round.turn))
+        seat = self._turn()
+        line = forgiving.forgive(seat, table.config)
+        if line is None:
+            self.apply(TimeoutAction(game.state.round.turn))
+            return
+        table.match.log.append(line)
+        bot_driver.play_turn(seat, game, self.apply)
 
     def bot_turn(self) -> None:
         """The bot whose turn it is moves."""

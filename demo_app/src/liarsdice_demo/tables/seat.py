@@ -31,6 +31,8 @@ class Seat:
     """The processes where this seat has sockets open (``conns`` are this process's)."""
     stand_in: bool = False
     """A bot plays this human's turns while they are away (:mod:`.stand_in`); stored."""
+    forgiven: bool = False
+    """This human's first timeout of the game was forgiven (:mod:`.forgiving`); stored."""
     generation: int = 0
     """Tells this occupant from any other the table's seats had (:attr:`.Seating.generation`);
     stored."""
@@ -52,6 +54,7 @@ class Seat:
             "rematch": self.rematch,
             "nodes": list(self.nodes),
             "stand_in": self.stand_in,
+            "forgiven": self.forgiven,
             "generation": self.generation,
         }
 

@@ -27,7 +27,9 @@ bp = Blueprint("lobby", __name__)
 CODE = re.compile(rf"^[A-Za-z]{{{CODE_LENGTH}}}$")
 LINK = re.compile(rf"/t/([A-Za-z]{{{CODE_LENGTH}}})/?(?:\?key=([\w-]{{1,64}}))?$")
 """A pasted share link: ``…/t/<CODE>?key=<KEY>``."""
-QUICK_PRESET = "casino"
+QUICK_PRESET = "dudo"
+"""A newcomer's rules: a timeout loses a die (the casino's revolver makes it fatal), and the
+first one of each game is forgiven (``forgive_first_timeout``: a bot plays that turn)."""
 QUICK_SEATS = 4
 QUICK_LEVELS = ("hard", "medium")
 """The quick game's bots: the first installed kind of these levels, in this order."""
@@ -36,7 +38,8 @@ QUICK_LEVELS = ("hard", "medium")
 def quick_game(found: dict[str, Any]) -> dict[str, Any]:
     """The quick game's settings from a :func:`catalog`: :data:`QUICK_PRESET` (else the first
     preset the demo can seat), :data:`QUICK_SEATS` seats and bots of a :data:`QUICK_LEVELS`
-    level (else the strongest installed), with the titles the lobby shows."""
+    level (else the strongest installed), each player's first timeout forgiven, with the titles
+    the lobby shows."""
     presets = [p for p in found["presets"] if p["fits_demo"]]
     preset = next(
         (p for p in presets if p["name"] == QUICK_PRESET), presets[0] if presets else None
@@ -50,6 +53,7 @@ def quick_game(found: dict[str, Any]) -> dict[str, Any]:
         "seats": QUICK_SEATS,
         "bot_kind": bot["kind"] if bot else None,
         "bot_label": bot["label"] if bot else "",
+        "forgive_first_timeout": True,
     }
 
 
