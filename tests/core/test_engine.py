@@ -228,7 +228,10 @@ def test_anything_else_is_not_a_raise(dice_loss_rules, current, attempt) -> None
 def test_four_sixes_after_five_fives_reads_clearly(dice_loss_rules: Ruleset) -> None:
     game = rigged_game(dice_loss_rules, ROLLS3)
     game.bid("Ann", 5, 5)
-    assert refuse(game, BidAction("Ben", Bid(4, 6))) == ["4 sixes does not raise 5 fives"]
+    assert refuse(game, BidAction("Ben", Bid(4, 6))) == [
+        "4 sixes does not raise 5 fives",
+        "the lowest raise is 5 sixes",  # the lowest of all is on the same face: said once
+    ]
 
 
 def test_the_opener_may_bid_anything_in_range(dice_loss_rules: Ruleset) -> None:
@@ -283,7 +286,11 @@ def test_every_reason_is_reported(dice_loss_rules: Ruleset) -> None:
     game = rigged_game(dice_loss_rules, ROLLS3)
     game.bid("Ann", 2, 3)
     reasons = refuse(game, BidAction("Ben", Bid(1, 1)))
-    assert reasons == ["ones are wild: no bids on ones", "1 one does not raise 2 threes"]
+    assert reasons == [
+        "ones are wild: no bids on ones",
+        "1 one does not raise 2 threes",
+        "the lowest raise is 2 fours",  # nothing on ones: ones may not be bid
+    ]
 
 
 def test_ones_are_an_ordinary_lowest_face_without_wild_ones(natural_rules: Ruleset) -> None:
@@ -291,7 +298,15 @@ def test_ones_are_an_ordinary_lowest_face_without_wild_ones(natural_rules: Rules
     assert engine.legal_bids(natural_rules, game.state, "Ann")[0] == Bid(1, 1)  # the lowest bid
     game.bid("Ann", 2, 1)
     game.bid("Ben", 2, 2)  # same quantity, higher face: ones rank below twos
-    refuse(game, BidAction("Cid", Bid(2, 1)), "2 ones does not raise 2 twos")
+    reasons = refuse(
+        game,
+        BidAction("Cid", Bid(2, 1)),
+        "2 ones does not raise 2 twos",
+        "the lowest raise is 2 threes, or 3 ones on the same face",  # what Cid can bid instead
+    )
+    assert reasons[-1].render("uk") == (
+        "найменша ставка, що перебиває, — 2 трійки, або 3 одиниці на те саме значення"
+    )
     game.bid("Cid", 3, 1)  # more dice: ones are fine
     assert game.state.round is not None and game.state.round.current_bid == Bid(3, 1)
 

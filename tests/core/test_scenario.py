@@ -89,7 +89,8 @@ def test_rejected_actions_are_reported_and_change_nothing() -> None:
         {
             "index": 2,
             "player": "Ben",
-            "reason": "ones are wild: no bids on ones; 2 ones does not raise 2 twos",
+            "reason": "ones are wild: no bids on ones; 2 ones does not raise 2 twos; "
+            "the lowest raise is 2 threes",
         },
         {
             "index": 3,

@@ -32,7 +32,7 @@ from liarsdice.events import (
     TimedOut,
     TurnPassed,
 )
-from liarsdice.i18n import _
+from liarsdice.i18n import Text, _
 from liarsdice.legality import (
     bid_problems,
     call_problems,
@@ -59,6 +59,7 @@ from liarsdice.models import (
     TimeoutAction,
 )
 from liarsdice.presets import ANY_DICE, ANY_PLAYERS
+from liarsdice.raising import lowest_raise_hint
 from liarsdice.reducer import Draft, apply_event
 from liarsdice.ruleset import FACES, Ruleset
 from liarsdice.standard import challenge_ruling, last_alive, liarsdice_next_opener, timeout_ruling
@@ -326,7 +327,7 @@ def advance(
         if not vetted:
             problems = draft_bid_problems(rules, draft, action.player, action.bid, payload)
             if problems:
-                raise IllegalAction(problems)
+                raise IllegalAction([*problems, *_hints(rules, draft, action)])
         log.emit(BidMade(action.player, action.bid, payload))
         if "bid_made" in hooks.implemented:
             state = log.state_for(hooks, "bid_made")
@@ -430,3 +431,13 @@ def _end_round(rules: Ruleset, log: _Log, resolution: Resolution, rng: Random) -
         if named is None:
             raise PluginError("no plugin chose the next opener", hook="liarsdice_next_opener")
         log.emit(OpenerChosen(draft.next_alive(named, include_self=True)))
+
+
+def _hints(rules: Ruleset, draft: Draft, action: BidAction) -> list[Text]:
+    """What a player whose bid was refused can do instead: the lowest raise, when the bid did
+    not raise the one on the table."""
+    current = draft.current_bid
+    if current is None or rules.rank(action.bid) > rules.rank(current):
+        return []
+    hint = lowest_raise_hint(rules, draft, action.player, action.bid)
+    return [] if hint is None else [hint]

@@ -74,12 +74,12 @@ def new_game(
     return game
 
 
-def refuse(game: Game, action: Action, reason: str) -> None:
-    """``action`` is refused with exactly ``reason``, and the game is as it was."""
+def refuse(game: Game, action: Action, *reasons: str) -> None:
+    """``action`` is refused with exactly ``reasons``, and the game is as it was."""
     state, events = game.state, list(game.events)
     with pytest.raises(IllegalAction) as caught:
         game.act(action)
-    assert [str(text) for text in caught.value.reasons] == [reason]
+    assert [str(text) for text in caught.value.reasons] == list(reasons)
     assert game.state == state
     assert game.events == events
 
@@ -147,7 +147,12 @@ def test_a_pass_keeps_the_bid_and_moves_the_turn() -> None:
     assert pass_state(game) == {"pending": "Ben", "passed": ["Ben"]}
     # The bid to raise is still Ann's three fours.
     assert engine.legal_bids(game.rules, game.state, "Cid", 1) == [Bid(3, 5)]
-    refuse(game, BidAction("Cid", Bid(3, 3)), "3 threes does not raise 3 fours")
+    refuse(
+        game,
+        BidAction("Cid", Bid(3, 3)),
+        "3 threes does not raise 3 fours",
+        "the lowest raise is 3 fives, or 4 threes on the same face",  # a pass keeps the bid
+    )
 
 
 def test_after_a_pass_the_next_player_may_only_raise_or_doubt() -> None:
