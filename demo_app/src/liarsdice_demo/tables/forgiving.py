@@ -1,5 +1,7 @@
-"""A newcomer's grace: at a table that forgives a first timeout (the lobby's quick game), the
-first time a human's clock runs out in a game, a bot plays that turn for them instead.
+"""A newcomer's grace: a bot makes the move the first time a human's clock runs out in a game.
+
+At a table that forgives a first timeout (the lobby's quick game), that move is not ruled as a
+timeout.
 
 Contract: :func:`forgive` answers for the seat whose clock ran out: the log line to show (the
 table then lets the seat's bot play the turn, :func:`liarsdice_demo.tables.bot_driver.play_turn`)

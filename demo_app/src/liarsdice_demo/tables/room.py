@@ -1,5 +1,4 @@
-"""Room for one more table: a player's caps, their address's, the server's, and how long a
-refused one waits.
+"""Room for one more table: a player's caps, their address's, the server's, and the wait.
 
 Contract: :meth:`Room.check` refuses a player who already has ``MAX_TABLES_PER_PLAYER`` live
 tables or ``MAX_HELD_TABLES_PER_PLAYER`` tables still open, or an address with
