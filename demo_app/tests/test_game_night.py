@@ -36,16 +36,17 @@ STRAY_FOCUS = """() => {
 }"""
 
 
-def move(page: Any) -> None:
-    """If ``page`` offers a move, challenge when it may, else bid (a move gone by the click, the
-    game moving on, is let go: the caller looks again)."""
+def move(page: Any, call: bool = True) -> None:
+    """If ``page`` offers a move, make a call when it may (``call``) or no bid is left, else bid
+    (a move gone by the click, the game moving on, is let go: the caller looks again)."""
     from playwright.sync_api import Error
 
     if not page.is_visible("#actions"):
         return
     challenge = page.query_selector("#calls button.call")
+    bid = page.locator("#bid-button")
     try:
-        (challenge or page.locator("#bid-button")).click(timeout=1000)
+        (challenge if challenge and (call or not bid.is_enabled()) else bid).click(timeout=1000)
     except Error:
         pass
 
@@ -184,3 +185,75 @@ def test_a_move_out_of_turn_is_refused_in_the_second_person(
     iris.send("bid", quantity=quantity, face=face)
     iris.send("bid", quantity=quantity + 1, face=face)  # a double click that got through
     assert iris.expect("error")["error"] == refusal
+
+
+LONG = "Wwwwwwwwwwwwwwwwwwww"
+"""A nickname as long as the lobby takes (20 letters), of the widest letter, with no space."""
+
+
+SEATS_FIT = """() => [...document.querySelectorAll('#seats .seat')]
+  .filter((seat) => seat.scrollWidth > seat.clientWidth + 1).map((seat) => seat.innerText)"""
+"""The seats whose content is wider than the seat (spilling under the next one, or off screen)."""
+
+
+def fits_with_seats(page: Any) -> None:
+    """Fail if ``page`` is wider than the phone or a seat's content is wider than the seat."""
+    fits(page)
+    assert page.evaluate(SEATS_FIT) == [], page.evaluate(SEATS_FIT)
+
+
+def test_a_twenty_letter_name_never_makes_a_phone_page_scroll_sideways(
+    app: Any, live_server: str, browser: Any
+) -> None:
+    """A guest of 20 letters sits in the seat on the right: their name wraps in the seats, the
+    bids, the rulings, the banner, the lobby, the leaderboard and their player's page, for them
+    and for the host; no page is wider than the phone."""
+    app.config["REVEAL_PAUSE"] = 0.5  # a ruling mid-game stays up for a poll to see it
+    host = open_page(browser, PHONE)
+    host.goto(f"http://{live_server}/")
+    host.fill("#nickname", "Iris")
+    host.select_option("#preset", "")
+    for variant in ("dice-loss", "calza"):
+        host.check(f"input[name=variant][value={variant}]")
+    host.fill("#seats", "2")
+    host.fill("#dice_per_player", "2")
+    host.check("#rated")
+    host.check("#public")
+    host.wait_for_selector(".validation.ok")
+    host.click("#create-button")
+    host.wait_for_url("**/t/*")
+    guest = open_page(browser, PHONE)
+    guest.goto(host.input_value("#share"))
+    guest.fill("#sit-nickname", LONG)
+    guest.click("#sit")
+    host.wait_for_selector(f"#seats .seat[data-seat='1']:has-text('{LONG[:10]}')")
+    for page in (host, guest):
+        fits_with_seats(page)
+    host.click("#start")
+    seen = set()
+    deadline = time.monotonic() + 60
+    while not (host.is_visible("#winner") and guest.is_visible("#winner")):
+        assert time.monotonic() < deadline, "the game did not end"
+        for page in (host, guest):
+            if page.is_visible("#bids li") or page.is_visible("#now"):
+                fits_with_seats(page)
+                seen.add("ruling" if page.is_visible("#now .ruling-line") else "bid")
+            move(page, call=False)
+        host.wait_for_timeout(50)  # a poll's pace, not a wait for something
+    assert "bid" in seen, seen
+    for page in (host, guest):
+        assert page.is_visible("#now .ruling-line")  # the last ruling stays after the game
+        fits_with_seats(page)  # the winner, the ratings, the last ruling
+    guest.click("#rematch")
+    host.wait_for_selector("#votes:visible")
+    fits_with_seats(host)  # "Wwww… wants a rematch"
+    guest.goto(f"http://{live_server}/")
+    guest.wait_for_selector(f"text={LONG}")
+    fits(guest)
+    guest.goto(f"http://{live_server}/leaderboard")
+    guest.wait_for_selector(f"table.board >> text={LONG}")
+    fits(guest)
+    guest.click(f"table.board >> text={LONG}")
+    guest.wait_for_url("**/players/*")
+    fits(guest)
+    assert not host.errors and not guest.errors, (host.errors, guest.errors)
