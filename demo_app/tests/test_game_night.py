@@ -9,6 +9,7 @@ The browser tests are skipped (with the reason) when ``/usr/bin/chromium`` is ab
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
@@ -45,10 +46,8 @@ def move(page: Any, call: bool = True) -> None:
         return
     challenge = page.query_selector("#calls button.call")
     bid = page.locator("#bid-button")
-    try:
+    with contextlib.suppress(Error):
         (challenge if challenge and (call or not bid.is_enabled()) else bid).click(timeout=1000)
-    except Error:
-        pass
 
 
 VOTES = {

@@ -53,9 +53,9 @@ from liarsdice_demo.tables.driving import Driver
 from liarsdice_demo.tables.fanout import Fanout
 from liarsdice_demo.tables.game_loop import GameLoop
 from liarsdice_demo.tables.match import Match
+from liarsdice_demo.tables.refusals import to_the_mover
 from liarsdice_demo.tables.saving import GameSaver
 from liarsdice_demo.tables.seat import Seat
-from liarsdice_demo.tables.refusals import to_the_mover
 from liarsdice_demo.tables.seating import Seating
 from liarsdice_demo.tables.table_errors import CLOSED, GONE, TableError
 from liarsdice_demo.tables.table_storage import TableStorage, restore, summarize

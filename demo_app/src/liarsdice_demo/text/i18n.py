@@ -264,7 +264,9 @@ def _client_text(locale: str) -> dict[str, Any]:
         ),
         "rematchYou": gettext("You want a rematch · {n} of {total}"),
         "youFirst": gettext("You"),  # the reader, first in a list of names
-        "seatElsewhere": gettext("You now play this seat in another tab: this tab is disconnected."),
+        "seatElsewhere": gettext(
+            "You now play this seat in another tab: this tab is disconnected."
+        ),
         "waiting": gettext("Waiting for players: {taken} of {seats} seated. "),
         "emptyBots": gettext("Empty seats get {level} bots when the host starts."),
         "emptyDropped": gettext("Empty seats are dropped when the host starts."),
