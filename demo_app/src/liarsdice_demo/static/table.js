@@ -53,25 +53,16 @@ function send(type, fields = {}) {
   socket.send(JSON.stringify({ v: 1, type, id: nextId++, ...fields }));
 }
 
-// The buttons that send a move: held down from the move sent until the server answers it, so a
-// double click sends one move (the second would be refused as out of turn).
-const MOVE_BUTTONS = "#bid-button, #calls button.call";
-
-/** Make your move (once until the server answers): the reveal kept up is read (see reveal.js). */
+/**
+ * Make your move: the reveal kept up is read (see reveal.js). One move until the server answers
+ * it (a state, or an error): a double click's second click is dropped, not refused as out of
+ * turn. The buttons stay enabled, so that keyboard focus stays on them.
+ */
 function act(type, fields) {
   if (moveSent) return;
   moveSent = true;
-  for (const button of document.querySelectorAll(MOVE_BUTTONS)) button.disabled = true;
   release();
   send(type, fields);
-}
-
-/** The server refused the move sent: its buttons work again (the state did not change). */
-function moveRefused() {
-  if (!moveSent) return;
-  moveSent = false;
-  for (const button of $("calls").querySelectorAll("button.call")) button.disabled = false;
-  $("bid-button").disabled = !state?.legal?.bids.length;
 }
 
 function connect() {
@@ -89,7 +80,7 @@ function connect() {
     if (message.v !== 1) return;
     if (message.type === "state") render(message);
     else if (message.type === "error") {
-      moveRefused();
+      moveSent = false; // refused: the state did not change, the player may move again
       $("action-error").textContent = message.error;
     }
     else if (message.type === "kicked") stop(message.reason ?? t("kicked"));
