@@ -388,7 +388,9 @@ def test_a_stale_copy_is_refused_then_judges_the_move_again(
         # copy reloads, and the engine refuses the bid on the fresh state with its reason.
         other = {**bid, "quantity": legal[1].quantity, "face": legal[1].face}
         copy.handle(conns[1], parse_intent(json.dumps(other)))
-        assert [m["error"] for m in conns[1].sent if m["type"] == "error"] == [f"not {turn}'s turn"]
+        assert [m["error"] for m in conns[1].sent if m["type"] == "error"] == [
+            "it is not your turn"
+        ]
         assert copy.game.events == driver.game.events and copy.version == driver.version
         assert len(reads) == 1  # the one reload
         # A refusal judged on a copy that is behind is judged again on the fresh state.

@@ -29,10 +29,11 @@ export function turnControl() {
   return [...$("calls").querySelectorAll("button")].find(shown) ?? null;
 }
 
-/** Where focus lands when its control is gone: the turn line, or the winner's banner after the game. */
+/** Where focus lands when its control is gone: the turn line, else the winner's banner after
+ * the game, else the bar around them (never an empty box). */
 function landing() {
-  if ($("turn").textContent.trim() || $("banner").hidden) return $("turn");
-  return $("banner");
+  if (!$("turn").hidden && $("turn").textContent.trim()) return $("turn");
+  return $("banner").hidden ? $("turn-bar") : $("banner");
 }
 
 /** Whether focus is on a control of the page now (not on <body>): call before a render. */

@@ -1,6 +1,6 @@
 // The table page around the game: the share link, the waiting room before the start, and the
 // banner after the game (the winner, the ratings, the replay).
-import { el, levelName, listing, t } from "./api.js";
+import { el, levelName, listing, t, tn } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 let copiedTimer = null;
@@ -80,4 +80,30 @@ export function renderBanner(message, nameOf) {
   }
   if (message.table.game_id) parts.push(" ", el("a", { href: `/games/${message.table.game_id}` }, t("replayGame")));
   banner.replaceChildren(...parts);
+}
+
+/**
+ * The rematch vote of state `message` after the game, for everyone at the table: who asked for
+ * one (`nameOf` shows a name; the reader is "You", first) and how many of the votes it needs
+ * (the humans connected, or every human when none is: as the server counts them).
+ */
+export function renderVotes(message, nameOf) {
+  const table = message.table;
+  const box = $("votes");
+  const humans = table.seats.filter((s) => s?.kind === "human");
+  const counted = humans.some((s) => s.connected) ? humans.filter((s) => s.connected) : humans;
+  const voters = counted.filter((s) => s.rematch);
+  box.hidden = table.status !== "over" || !voters.length;
+  if (box.hidden) {
+    box.textContent = "";
+    return;
+  }
+  const mine = voters.some((s) => s.index === message.seat);
+  const total = counted.length;
+  if (mine && voters.length === 1) {
+    box.textContent = t("rematchYou", { n: 1, total });
+    return;
+  }
+  const names = [...(mine ? [t("youFirst")] : []), ...voters.filter((s) => s.index !== message.seat).map((s) => nameOf(s.name))];
+  box.textContent = tn("rematchVotes", voters.length, { names: listing(names), total });
 }

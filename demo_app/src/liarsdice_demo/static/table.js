@@ -7,7 +7,7 @@ import { PAGE_LANGUAGE, PIPS, el, faceWord, bidText, postJSON, t } from "./api.j
 import { announce, tellings } from "./announce.js";
 import { setClock, startClock } from "./clock.js";
 import { focusHeld, rebuilding, settleFocus } from "./focus.js";
-import { copyLink, newTableLink, renderBanner, renderWaiting } from "./frame.js";
+import { copyLink, newTableLink, renderBanner, renderVotes, renderWaiting } from "./frame.js";
 import { payloadPickers, renderMine, withPayload } from "./mine.js";
 import { renderNow } from "./now.js";
 import { wirePanel } from "./panel.js";
@@ -25,6 +25,7 @@ let retry = 0;
 let closedForGood = false;
 let busyWait = 0; // ms before retrying after "try again later" (1013); grows, reset on welcome
 let myTurn = false; // whether the last state offered this seat a move
+let moveSent = false; // a move was sent and no state or error has answered it yet
 const baseTitle = document.title;
 const MUTE_KEY = "liarsdice.muted"; // localStorage: "1" when the sounds are off
 const play = makePlayer(() => $("mute").checked);
@@ -52,8 +53,14 @@ function send(type, fields = {}) {
   socket.send(JSON.stringify({ v: 1, type, id: nextId++, ...fields }));
 }
 
-/** Make your move: the reveal kept up is read (see reveal.js). */
+/**
+ * Make your move: the reveal kept up is read (see reveal.js). One move until the server answers
+ * it (a state, or an error): a double click's second click is dropped, not refused as out of
+ * turn. The buttons stay enabled, so that keyboard focus stays on them.
+ */
 function act(type, fields) {
+  if (moveSent) return;
+  moveSent = true;
   release();
   send(type, fields);
 }
@@ -72,7 +79,10 @@ function connect() {
     const message = JSON.parse(event.data);
     if (message.v !== 1) return;
     if (message.type === "state") render(message);
-    else if (message.type === "error") $("action-error").textContent = message.error;
+    else if (message.type === "error") {
+      moveSent = false; // refused: the state did not change, the player may move again
+      $("action-error").textContent = message.error;
+    }
     else if (message.type === "kicked") stop(message.reason ?? t("kicked"));
     else if (message.type === "welcome") {
       busyWait = 0;
@@ -83,7 +93,7 @@ function connect() {
   socket.addEventListener("close", (event) => {
     if (closedForGood || event.target !== socket) return; // a socket replaced by reconnect()
     if (event.code in STOPPED) {
-      stop(t(STOPPED[event.code]));
+      stop(t(STOPPED[event.code]), event.code === REPLACED ? t("seatElsewhere") : null);
       return;
     }
     if (event.code === BUSY) {
@@ -127,15 +137,32 @@ function setOnline(online) {
   for (const control of document.querySelectorAll(controls)) control.disabled = !online;
 }
 
-/** Stop reconnecting for good and say why, with a way back to the lobby. */
-function stop(reason) {
+/**
+ * Stop reconnecting for good and say why, with a way back to the lobby. Nothing of the table is
+ * live any more: no turn, no clock, no moves, no rematch. `headline`, when given, is also said in
+ * the banner (a seat now played in another tab).
+ */
+function stop(reason, headline = null) {
   closedForGood = true;
-  setOnline(true); // no banner: the line says why the page stopped
+  setOnline(true); // no offline banner: the line says why the page stopped
   seatToken = null;
   $("connection").replaceChildren(t("disconnected", { reason }), el("a", { href: "/" }, t("backToLobby")));
   $("connection").className = "hint stopped";
   $("sit-form").hidden = true;
   $("start").hidden = true;
+  setClock(null, 0, null, false);
+  $("turn").textContent = "";
+  $("turn").hidden = true;
+  $("clock").hidden = true;
+  $("actions").hidden = true;
+  $("rematch").hidden = true;
+  $("votes").hidden = true;
+  $("now").hidden = true;
+  document.body.classList.remove("revealing", "game-over");
+  if (headline) {
+    $("banner").hidden = false;
+    $("banner").replaceChildren(el("strong", { id: "elsewhere" }, headline), " ", el("a", { href: "/" }, t("backToLobby")));
+  }
   noteTurn(false);
 }
 
@@ -167,6 +194,7 @@ function render(message) {
   const freshRoll = Boolean(rollKey) && rollKey !== shownRound && !view.bids?.length;
   if (rollKey) shownRound = rollKey;
   $("action-error").textContent = "";
+  moveSent = false;
   renderWaiting(message, boot, closedForGood);
   renderSeats(message, freshReveal);
   const turn = view?.turn;
@@ -174,7 +202,9 @@ function render(message) {
   $("turn").textContent = table.status === "playing"
     ? turn ? (mine ? t("yourTurn") : t("theirTurn", { name: shownName(turn) })) : t("cupsLifted")
     : "";
+  $("turn").hidden = !$("turn").textContent; // no empty box to focus or to see
   $("turn").className = mine ? "turn mine" : "turn";
+  $("clock").hidden = table.status !== "playing";
   const clockKey = JSON.stringify([table.game_id, view?.round, view?.bids?.length, turn, table.status]);
   setClock(table.remaining, table.turn_seconds, clockKey, Boolean(mine && message.legal));
   renderActions(message.legal);
@@ -191,6 +221,7 @@ function render(message) {
   });
   sounds.forEach((name, i) => setTimeout(() => play(name), i * 700));
   document.body.classList.toggle("revealing", Boolean(reveal));
+  document.body.classList.toggle("game-over", table.status === "over");
   $("bids").replaceChildren(...(view?.bids ?? []).map((b) => el("li", {}, `${shownName(b.player)}: ${bidText(b.bid)}`)));
   renderReveal(reveal, shownName);
   // Newest first, numbered so that the newest line has the highest number.
@@ -200,6 +231,7 @@ function render(message) {
   const me = message.seat !== null ? table.seats[message.seat] : null;
   $("rematch").disabled = Boolean(me?.rematch);
   $("rematch").textContent = me?.rematch ? t("waitingRematch") : t("rematch");
+  renderVotes(message, shownName);
   const myInfo = view?.seats.find((s) => s.name === view.viewer);
   const out = message.seat !== null && table.status === "playing" && myInfo && !myInfo.alive;
   $("after").hidden = !(out || table.status === "over" || table.status === "stopped");

@@ -53,6 +53,7 @@ from liarsdice_demo.tables.driving import Driver
 from liarsdice_demo.tables.fanout import Fanout
 from liarsdice_demo.tables.game_loop import GameLoop
 from liarsdice_demo.tables.match import Match
+from liarsdice_demo.tables.refusals import to_the_mover
 from liarsdice_demo.tables.saving import GameSaver
 from liarsdice_demo.tables.seat import Seat
 from liarsdice_demo.tables.seating import Seating
@@ -274,7 +275,9 @@ class TableSession:
             except TableError as problem:
                 conn.send(error(problem.text, intent))
             except IllegalAction as illegal:
-                why = phrases.clauses(illegal.reasons)  # of texts: a text (or "")
+                seat = self.seating.seats[conn.seat] if conn.seat is not None else None
+                reasons = to_the_mover(illegal.reasons, seat.name if seat else None)
+                why = phrases.clauses(reasons)  # of texts: a text (or "")
                 conn.send(error(why if isinstance(why, Text) else str(why), intent))
             except StoreConflict:
                 text = _("the table changed at that moment: look again and retry")

@@ -255,6 +255,18 @@ def _client_text(locale: str) -> dict[str, Any]:
         "cupsLifted": gettext("Cups lifted…"),
         "waitingRematch": gettext("Waiting for the others…"),
         "rematch": gettext("Rematch"),
+        "rematchVotes": plural_forms(
+            lambda n: ngettext(
+                "{names} wants a rematch · {n} of {total}",
+                "{names} want a rematch · {n} of {total}",
+                n,
+            )
+        ),
+        "rematchYou": gettext("You want a rematch · {n} of {total}"),
+        "youFirst": gettext("You"),  # the reader, first in a list of names
+        "seatElsewhere": gettext(
+            "You now play this seat in another tab: this tab is disconnected."
+        ),
         "waiting": gettext("Waiting for players: {taken} of {seats} seated. "),
         "emptyBots": gettext("Empty seats get {level} bots when the host starts."),
         "emptyDropped": gettext("Empty seats are dropped when the host starts."),
