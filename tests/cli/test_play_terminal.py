@@ -95,7 +95,7 @@ def test_the_cups_and_the_ruling_show_at_a_call() -> None:
 def test_a_game_in_ukrainian() -> None:
     child = spawn("--preset", "dudo", "--seed", "5", "--players", "3", "--lang", "uk")
     child.expect("Ваші кубики: [1-6 ]+\r\n")
-    child.expect("Ваш хід, Player.")
+    child.expect(r"Ваш хід \(Гравець\)\.")
     child.expect(PROMPT)
     child.sendline("1 1")
     child.expect("одиниці дикі")
