@@ -112,6 +112,28 @@ def test_the_table_page_embeds_the_translated_client_text(client: Any) -> None:
     assert english["dice"] == {"one": "{n} die", "other": "{n} dice"}
 
 
+@pytest.mark.parametrize(
+    ("lang", "out", "goes_out", "one_bullet", "two_bullets"),
+    [
+        ("uk", "поза грою", "вибуває", "1 набій з 6", "2 набої з 6"),
+        ("ru", "вне игры", "выбывает", "1 патрон из 6", "2 патрона из 6"),
+        ("en", "out", "goes out", "1 bullet of 6", "2 bullets of 6"),
+    ],
+)
+def test_a_seat_already_out_and_a_loser_going_out_read_apart_and_bullets_read_as_words(
+    client: Any, lang: str, out: str, goes_out: str, one_bullet: str, two_bullets: str
+) -> None:
+    """A seat out since an earlier round says "out of the game", not "goes out" (only a loser the
+    ruling puts out goes out), and the revolver's load reads "1 bullet of 6", not "1/6"."""
+    made = create(client)
+    text = client_text(client.get(f"/t/{made['code']}?lang={lang}").get_data(as_text=True))
+    assert (text["out"], text["goesOut"]) == (out, goes_out)
+    forms = text["bullets"]
+    one = forms["one"].format(n=1, chambers=6)
+    two = (forms["few"] if "few" in forms else forms["other"]).format(n=2, chambers=6)
+    assert (one, two) == (one_bullet, two_bullets)
+
+
 def test_the_lobby_shows_bot_levels_in_the_page_language(client: Any) -> None:
     page = client.get("/?lang=ru").get_data(as_text=True)
     assert "Сложный (mixed)" in page and "заполнить ботами" in page

@@ -219,7 +219,8 @@ def _client_text(locale: str) -> dict[str, Any]:
         ),
         "yourTurnTitle": gettext("● Your turn — {title}"),
         "diceNow": plural_forms(lambda n: ngettext("{n} die → {after}", "{n} dice → {after}", n)),
-        "out": gettext("out"),
+        "out": gettext("out"),  # a seat that is out of the game (now or since earlier rounds)
+        "goesOut": gettext("goes out"),  # a loser this ruling puts out of the game
         "away": gettext("away"),
         "standIn": gettext("away — bot playing"),
         "botSeat": gettext(" · bot, {level}"),
@@ -265,7 +266,7 @@ def _client_text(locale: str) -> dict[str, Any]:
         "empty": gettext("empty"),
         "bulletsTitle": gettext("bullets in the revolver / chambers"),
         "bullets": plural_forms(
-            lambda n: ngettext("{n}/{chambers} bullet", "{n}/{chambers} bullets", n)
+            lambda n: ngettext("{n} bullet of {chambers}", "{n} bullets of {chambers}", n)
         ),
         "counted": gettext("Counted faces: {faces}"),
         "onTable": gettext("{name} bid {bid}"),
