@@ -136,7 +136,7 @@ def test_a_seat_already_out_and_a_loser_going_out_read_apart_and_bullets_read_as
 
 def test_the_lobby_shows_bot_levels_in_the_page_language(client: Any) -> None:
     page = client.get("/?lang=ru").get_data(as_text=True)
-    assert "Сложный (mixed)" in page and "заполнить ботами" in page
+    assert "Сложный бот (mixed)" in page and "Классический сложный бот (bayes)" in page and "заполнить ботами" in page
 
 
 def test_the_catalogs_are_complete() -> None:

@@ -112,7 +112,7 @@ def play_command(
             bots=phrases.listing(listed),
         )
     )
-    table.say(help_text(tuple(rules.calls)))
+    table.say(help_text(table.call_names(list(rules.calls))))
     try:
         winners = play(table, dice)
     except Quit:
