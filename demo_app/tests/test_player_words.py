@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import insert
 
 from liarsdice_demo.storage import db, ratings
+from liarsdice_demo.tables.composition import parse_config
 from liarsdice_demo.storage.history import save_game
 
 NEW = (25.0, 25.0 / 3)
@@ -157,3 +158,11 @@ def test_a_table_says_its_bots_level_and_its_odds_say_the_rule(client: Any) -> N
     # Casino's ones are wild all game: the page says the rule, not "at the open".
     assert "(ones are wild: no bids on ones)" in odds
     assert "not biddable" not in odds
+
+
+def test_a_variant_added_to_a_preset_is_named_by_its_title_in_each_language() -> None:
+    """ "Перудо + calza": the added variant read as its key; it reads as its title."""
+    config = parse_config({"preset": "perudo", "variants": ["calza"], "bot_kind": "none"})
+    assert config.title == "Perudo + Calza (exact call)"
+    assert config.title_in("uk") == "Перудо + Кальца (точний виклик)"
+    assert config.title_in("ru") == "Перудо + Кальса («точно»)"

@@ -74,7 +74,10 @@ class TableConfig:
     def title_in(self, locale: str) -> str:
         """A short name for the table's rules in ``locale``."""
         if self.rules.preset is not None:
-            extra = [v for v in self.variants if v not in self.rules.preset.variants]
+            named = self.rules.preset.variants
+            extra = [
+                render(v.info.title, locale) for v in self.rules.variants[1:] if v.name not in named
+            ]
             title = render(self.rules.preset.title, locale)
             return title + (" + " + ", ".join(extra) if extra else "")
         names = [render(v.info.title, locale) for v in self.rules.variants[1:]]
