@@ -166,3 +166,16 @@ def test_a_variant_added_to_a_preset_is_named_by_its_title_in_each_language() ->
     assert config.title == "Perudo + Calza (exact call)"
     assert config.title_in("uk") == "Перудо + Кальца (точний виклик)"
     assert config.title_in("ru") == "Перудо + Кальса («точно»)"
+
+
+def test_the_lobby_does_not_offer_the_tutorials_example_variant(client: Any) -> None:
+    """The tutorial's "Difference" (docs/examples) was offered in the lobby: a variant whose
+    ``VariantInfo`` says ``example`` is installed and plays by name, but is not offered."""
+    from liarsdice.ruleset import Ruleset, installed
+
+    examples = {name for name, variant in installed().items() if variant.info.example}
+    assert examples == {"difference"}  # only the tutorial's: every shipped variant is offered
+    offered = {v["name"] for v in client.get("/api/catalog").json["variants"]}
+    assert "difference" not in offered and set(installed()) - examples == offered
+    assert 'value="difference"' not in client.get("/").get_data(as_text=True)
+    assert "difference" in [v.name for v in Ruleset.build(["difference"]).variants]

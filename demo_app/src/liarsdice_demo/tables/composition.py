@@ -260,7 +260,8 @@ def fits_the_demo(preset: Preset) -> bool:
 
 
 def catalog(locale: str = "en") -> dict[str, Any]:
-    """Installed variants (with option declarations), presets and bot kinds, as JSON data
+    """Installed variants (with option declarations; not the examples, ``VariantInfo.example``),
+    presets and bot kinds, as JSON data
     (``bots``: each kind with its level and label, easiest first; ``call_titles``: each call's
     name for players; each preset's ``players`` and ``dice`` bounds, ``[low, high]`` with
     ``high`` null for none, its ``table`` as players read it and the ``table_line`` that says it,
@@ -269,6 +270,8 @@ def catalog(locale: str = "en") -> dict[str, Any]:
     variants = []
     call_titles: dict[str, str] = {}
     for name, variant in installed().items():
+        if variant.info.example:  # a tutorial's or a test's plugin: not offered to players
+            continue
         for call in variant.calls:
             call_titles[call.name] = render(call.title, locale)
         variants.append(
