@@ -12,8 +12,8 @@ from typing import Any
 from sqlalchemy import insert
 
 from liarsdice_demo.storage import db, ratings
-from liarsdice_demo.tables.composition import parse_config
 from liarsdice_demo.storage.history import save_game
+from liarsdice_demo.tables.composition import parse_config
 
 NEW = (25.0, 25.0 / 3)
 """A new player's (mu, sigma): the database's defaults."""
@@ -142,7 +142,7 @@ def test_the_lobby_offers_bots_by_level_and_options_by_label(client: Any) -> Non
         == "Ones are wild (they count toward every other face)"
     )
     lobby = client.get("/").get_data(as_text=True)
-    assert '<option value="mixed">fill with bots: Hard bot (mixed)</option>' in lobby
+    assert '<option value="mixed" title="Hard bot (mixed)">Hard bot</option>' in lobby
     assert "fill with mixed bots" not in lobby
     uk = {b["kind"]: b["label"] for b in client.get("/api/catalog?lang=uk").json["bots"]}
     assert uk["bayes"] == "Класичний складний бот (bayes)" and uk["mixed"] == "Складний бот (mixed)"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Sequence
 from random import Random
 
 import click
@@ -43,7 +44,7 @@ def _read(prompt: str) -> str:
     return input(prompt)
 
 
-def _commas(items: list[Param]) -> Param:
+def _commas(items: Sequence[Param]) -> Param:
     """Titles one after another: "Calza (exact call), Dice loss"."""
     joined = items[0]
     for item in items[1:]:

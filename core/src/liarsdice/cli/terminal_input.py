@@ -3,8 +3,8 @@
 The grammar (:func:`help_text` says it in one line)::
 
     3 5 | 3x5 | 3*5       bid three fives (quantity, then face 1-6)
-    challenge | не вірю   make that call: any call kind the ruleset offers, by its name or by
-                          its label in any language (:func:`call_words`: "Не вірю!", "Точно")
+    challenge | exact     make that call: any call kind the ruleset offers, by its name or by
+                          its label in any language (:func:`call_words`: the buttons' words)
     help | ?              show the grammar
     quit | q              leave the game
 
@@ -48,8 +48,8 @@ def word(text: str) -> str:
 
 def call_words(calls: Mapping[str, CallKind]) -> dict[str, str]:
     """The words that make each call of ``calls`` (kind by name): its name and its label in
-    every language ("challenge", "не вірю", "не верю"; "exact", "в точку", "точно"), each as
-    :func:`word` reads it, mapped to the kind."""
+    every language (the Ukrainian and Russian "I don't believe it" of a challenge, as the seeds
+    and the buttons say it), each as :func:`word` reads it, mapped to the kind."""
     found: dict[str, str] = {}
     for name, kind in calls.items():
         found.setdefault(word(name), name)

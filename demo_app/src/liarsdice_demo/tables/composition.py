@@ -27,7 +27,7 @@ import attrs
 from flask_babel import gettext
 
 from liarsdice import phrases, rulespage
-from liarsdice.bots import bot_kinds, bot_label, bot_level, by_level
+from liarsdice.bots import bot_kinds, bot_label, bot_level, bot_title, by_level
 from liarsdice.combination import option_defaults
 from liarsdice.errors import RulesetError
 from liarsdice.i18n import render
@@ -262,7 +262,7 @@ def fits_the_demo(preset: Preset) -> bool:
 def catalog(locale: str = "en") -> dict[str, Any]:
     """Installed variants (with option declarations; not the examples, ``VariantInfo.example``),
     presets and bot kinds, as JSON data
-    (``bots``: each kind with its level and label, easiest first; ``call_titles``: each call's
+    (``bots``: each kind with its level, title and label, easiest first; ``call_titles``: each call's
     name for players; each preset's ``players`` and ``dice`` bounds, ``[low, high]`` with
     ``high`` null for none, its ``table`` as players read it and the ``table_line`` that says it,
     null for any table, and ``fits_demo``, whether the demo can seat any table it takes), what
@@ -322,7 +322,12 @@ def catalog(locale: str = "en") -> dict[str, Any]:
         ],
         "bot_kinds": list(bot_kinds()),
         "bots": [
-            {"kind": kind, "level": bot_level(kind), "label": render(bot_label(kind), locale)}
+            {
+                "kind": kind,
+                "level": bot_level(kind),
+                "title": render(bot_title(kind), locale),
+                "label": render(bot_label(kind), locale),
+            }
             for kind in by_level(bot_kinds())
         ],
         "call_titles": call_titles,

@@ -138,6 +138,7 @@ def init_app(app: Flask) -> None:
 
 # --- words shared by pages and scripts ----------------------------------------------------------
 
+
 def bot_words(kind: str, locale: str) -> str:
     """What players call bot ``kind`` inside a sentence in ``locale``: its title
     (:func:`liarsdice.bots.bot_title`) from a small letter, "hard bot", "складний бот"."""

@@ -161,7 +161,9 @@ def player(player_id: int) -> str:
     row = player_by_id(db, player_id)
     if row is None:
         abort(404, description=gettext("No such player."))
-    entry = next((e for e in history.leaderboard(db, 10_000, page_locale()) if e["id"] == player_id), None)
+    entry = next(
+        (e for e in history.leaderboard(db, 10_000, page_locale()) if e["id"] == player_id), None
+    )
     return render_template(
         "player.html",
         player=row,
