@@ -220,7 +220,7 @@ def test_players_read_labels_and_bot_levels_not_keys(live_server: str, browser: 
     assert bullets.locator(".option-label").inner_text() == label
     assert bullets.get_attribute("title") == "revolver.initial_bullets"  # the key: a hint only
     assert "revolver.initial_bullets" not in page.inner_text("#options")
-    assert "Hard bot (mixed)" in page.inner_text("#bot_kind")
+    assert "Hard bot" in page.inner_text("#bot_kind")  # words, the kind only a hint
     create_in_lobby(page, live_server, seats="2", dice_per_player="1", bot_kind="mixed")
     page.click("#start")
     page.wait_for_selector("#seats .seat[data-seat='1']")
@@ -239,7 +239,7 @@ def test_a_bot_kind_without_a_level_reads_in_words_in_ukrainian(
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"http://{live_server}/?lang=uk")
     options = page.locator("#bot_kind option[value=bayes]")
-    assert options.inner_text() == "заповнити ботами: Класичний складний бот (bayes)"
+    assert options.inner_text() == "Класичний складний бот"
     create_in_lobby(page, live_server, seats="2", bot_kind="bayes")
     waiting = page.inner_text("#waiting-text")
     assert "порожні місця займуть боти: класичний складний бот." in waiting, waiting
