@@ -161,6 +161,15 @@ def test_player_pages_use_player_words(client: Any, lang: str) -> None:
     rules = client.get(f"/t/{made['code']}/rules?lang={lang}").get_data(as_text=True)
     found = [text for text in [*shown, rules] if DEVELOPER_WORDS.search(text)]
     assert not found, [DEVELOPER_WORDS.search(text)[0] for text in found]  # type: ignore[index]
+    # an option whose choices have words does not explain them by their keys ("player: ...")
+    keyed = [
+        option["label"]
+        for variant in catalog["variants"]
+        for option in variant["options"]
+        for key in option["choice_labels"]
+        if f"{key}:" in option["label"]
+    ]
+    assert keyed == []
 
 
 def test_the_lobby_shows_bot_levels_in_the_page_language(client: Any) -> None:
