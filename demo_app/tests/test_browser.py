@@ -55,7 +55,9 @@ def test_lobby_to_winner_in_the_browser(live_server: str, browser: Any) -> None:
     page.click("#create-button")
     page.wait_for_url("**/t/*")
     page.wait_for_selector("#start:visible")
-    assert "Empty seats get easy bots" in page.inner_text("#waiting-text")  # a level, not a kind
+    assert "Empty seats get bots when the host starts: easy bot." in page.inner_text(
+        "#waiting-text"
+    )  # words, not a kind
     page.click("#start")
     play_until_over(page, lambda: rng.random() < 0.4, seconds=90)
     assert "wins the game" in page.inner_text("#winner")
@@ -218,13 +220,33 @@ def test_players_read_labels_and_bot_levels_not_keys(live_server: str, browser: 
     assert bullets.locator(".option-label").inner_text() == label
     assert bullets.get_attribute("title") == "revolver.initial_bullets"  # the key: a hint only
     assert "revolver.initial_bullets" not in page.inner_text("#options")
-    assert "Hard (mixed)" in page.inner_text("#bot_kind")
+    assert "Hard bot" in page.inner_text("#bot_kind")  # words, the kind only a hint
     create_in_lobby(page, live_server, seats="2", dice_per_player="1", bot_kind="mixed")
     page.click("#start")
     page.wait_for_selector("#seats .seat[data-seat='1']")
     name = page.inner_text("#seats .seat[data-seat='1'] .name")
-    assert name.startswith("Boris · bot, hard"), name
+    assert name.startswith("Boris · hard bot"), name
     assert "(bot)" not in name and "mixed" not in name
+    assert not errors, errors
+
+
+def test_a_bot_kind_without_a_level_reads_in_words_in_ukrainian(
+    live_server: str, browser: Any
+) -> None:
+    """A bayes bot read "bayes" in the lobby and on its seat: it is "Класичний складний бот"."""
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"http://{live_server}/?lang=uk")
+    options = page.locator("#bot_kind option[value=bayes]")
+    assert options.inner_text() == "Класичний складний бот"
+    create_in_lobby(page, live_server, seats="2", bot_kind="bayes")
+    waiting = page.inner_text("#waiting-text")
+    assert "порожні місця займуть боти: класичний складний бот." in waiting, waiting
+    page.click("#start")
+    page.wait_for_selector("#seats .seat[data-seat='1']")
+    name = page.inner_text("#seats .seat[data-seat='1'] .name")
+    assert name.startswith("Boris · класичний складний бот"), name
     assert not errors, errors
 
 

@@ -104,7 +104,8 @@ def test_the_table_page_embeds_the_translated_client_text(client: Any) -> None:
         "other": "{n} кубиків",
     } or set(text["dice"]) >= {"one", "few", "many"}
     assert text["faces"]["5"]["few"] == "пʼятірки"
-    assert text["levels"]["hard"] == "складний"
+    assert text["bots"]["mixed"] == "складний бот"
+    assert text["bots"]["bayes"] == "класичний складний бот"
     boot = json.loads(re.search(r'id="boot">(.*?)</script>', page).group(1))  # type: ignore[union-attr]
     assert boot["config"]["call_titles"]  # the calls by their titles, from the plugins
     english = client_text(client.get(f"/t/{made['code']}?lang=en").get_data(as_text=True))
@@ -112,9 +113,69 @@ def test_the_table_page_embeds_the_translated_client_text(client: Any) -> None:
     assert english["dice"] == {"one": "{n} die", "other": "{n} dice"}
 
 
+@pytest.mark.parametrize(
+    ("lang", "out", "goes_out", "one_bullet", "two_bullets"),
+    [
+        ("uk", "поза грою", "вибуває", "1 набій з 6", "2 набої з 6"),
+        ("ru", "вне игры", "выбывает", "1 патрон из 6", "2 патрона из 6"),
+        ("en", "out", "goes out", "1 bullet of 6", "2 bullets of 6"),
+    ],
+)
+def test_a_seat_already_out_and_a_loser_going_out_read_apart_and_bullets_read_as_words(
+    client: Any, lang: str, out: str, goes_out: str, one_bullet: str, two_bullets: str
+) -> None:
+    """A seat out since an earlier round says "out of the game", not "goes out" (only a loser the
+    ruling puts out goes out), and the revolver's load reads "1 bullet of 6", not "1/6"."""
+    made = create(client)
+    text = client_text(client.get(f"/t/{made['code']}?lang={lang}").get_data(as_text=True))
+    assert (text["out"], text["goesOut"]) == (out, goes_out)
+    forms = text["bullets"]
+    one = forms["one"].format(n=1, chambers=6)
+    two = (forms["few"] if "few" in forms else forms["other"]).format(n=2, chambers=6)
+    assert (one, two) == (one_bullet, two_bullets)
+
+
+#: Developer notation and words that players should not meet: formulas of a quantity q
+#: ("ceil(q/2)", "2q+1"), and how a page is made ("generated from the code that plays it").
+DEVELOPER_WORDS = re.compile(
+    r"ceil\(|floor\(|\b\d*q\s*[+/*-]|\b\d+q\b|\bq/\d|generated from|the code that|"
+    r"згенерован|з коду|из кода|созданн",
+    re.IGNORECASE,
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "uk", "ru"])
+def test_player_pages_use_player_words(client: Any, lang: str) -> None:
+    """Every option's label and choices in the lobby, and a table's rules page (with aces-switch,
+    whose choices read "2q+1" and "2q"), say things in words, not formulas or code."""
+    catalog = client.get(f"/api/catalog?lang={lang}").json
+    shown = [
+        text
+        for variant in catalog["variants"]
+        for option in variant["options"]
+        for text in [option["label"], *option["choice_labels"].values()]
+    ]
+    body = {"nickname": "Iris", "preset": "casino", "variants": ["aces-switch"], "seats": 3}
+    made = client.post("/api/tables", json=body).json
+    assert made["ok"], made
+    rules = client.get(f"/t/{made['code']}/rules?lang={lang}").get_data(as_text=True)
+    found = [text for text in [*shown, rules] if DEVELOPER_WORDS.search(text)]
+    assert not found, [DEVELOPER_WORDS.search(text)[0] for text in found]  # type: ignore[index]
+    # an option whose choices have words does not explain them by their keys ("player: ...")
+    keyed = [
+        option["label"]
+        for variant in catalog["variants"]
+        for option in variant["options"]
+        for key in option["choice_labels"]
+        if f"{key}:" in option["label"]
+    ]
+    assert keyed == []
+
+
 def test_the_lobby_shows_bot_levels_in_the_page_language(client: Any) -> None:
     page = client.get("/?lang=ru").get_data(as_text=True)
-    assert "Сложный (mixed)" in page and "заполнить ботами" in page
+    assert '<option value="mixed" title="Сложный бот (mixed)">Сложный бот</option>' in page
+    assert ">Классический сложный бот</option>" in page
 
 
 def test_the_catalogs_are_complete() -> None:

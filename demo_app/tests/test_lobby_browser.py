@@ -98,3 +98,49 @@ def test_the_leaderboard_fits_a_phone(app: Any, live_server: str, browser: Any) 
     page.click("#how-ratings-work summary")
     assert page.locator("#how-ratings-work table").is_visible()
     page.close()
+
+
+CUT_OFF = """() => {
+  const ctx = document.createElement("canvas").getContext("2d");
+  const cut = [];
+  for (const select of document.querySelectorAll("#create-form select")) {
+    const style = getComputedStyle(select);
+    ctx.font = style.font;
+    const room = select.clientWidth - parseFloat(style.paddingLeft)
+      - parseFloat(style.paddingRight) - 24;  // the arrow
+    for (const option of select.options) {
+      const need = ctx.measureText(option.text).width;
+      if (need > room) cut.push(`${select.id || select.dataset.key}: ${option.text}`);
+    }
+  }
+  for (const node of document.querySelectorAll("#create-form *")) {
+    const box = node.getBoundingClientRect();
+    if (box.width && box.right > window.innerWidth + 1) {
+      cut.push(`off screen: ${node.outerHTML.slice(0, 80)}`);
+    }
+  }
+  return cut;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "uk", "ru"])
+def test_no_choice_in_the_lobby_is_cut_off_on_a_phone(
+    live_server: str, browser: Any, lang: str
+) -> None:
+    """A closed select shows its chosen option's words on one line, cut at its edge: on a phone
+    "fill with bots: Classic hard bot (bayes)", "— none: standard rules plus the variants below
+    —" and aces-switch's choices were cut. Every preset, bot kind and option choice of every
+    variant reads whole at 390 px, in every language."""
+    page = browser.new_page(viewport=PHONE)
+    page.goto(f"http://{live_server}/?lang={lang}")
+    page.select_option("#preset", "")
+    page.evaluate("document.getElementById('rules-details').open = true")
+    for box in page.locator("input[name=variant]").all():
+        box.check()  # every variant's options on show (conflicts only refuse the table)
+    page.wait_for_selector("#options .option")
+    assert page.evaluate(CUT_OFF) == []
+    # the choices are radio buttons whose words wrap, and they still set the option
+    choice = page.locator("input[data-key='aces-switch.back'][value=double]")
+    choice.check()
+    assert page.locator("input[data-key='aces-switch.back']").count() == 2
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

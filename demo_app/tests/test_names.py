@@ -19,13 +19,13 @@ FILLERS += ["\u00ad", "\u2800", "\u202e", "\u034f", "\ufe0f", "\U000e0100"]
 
 REASONS = {
     "en": "looks like Hana, who sits at this table",
-    "uk": "схоже на Hana, хто вже сидить за цим столом",
-    "ru": "похоже на Hana, кто уже сидит за этим столом",
+    "uk": "схоже на імʼя за цим столом (Hana)",
+    "ru": "похоже на имя за этим столом (Hana)",
 }
 BOARD_REASONS = {
     "en": "looks like Hana on the leaderboard",
-    "uk": "схоже на Hana у рейтингу",
-    "ru": "похоже на Hana в рейтинге",
+    "uk": "схоже на імʼя в рейтингу (Hana)",
+    "ru": "похоже на имя в рейтинге (Hana)",
 }
 HIDDEN_REASONS = {
     "en": "cannot hold invisible or blank characters (U+3164)",

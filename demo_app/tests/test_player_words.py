@@ -13,6 +13,7 @@ from sqlalchemy import insert
 
 from liarsdice_demo.storage import db, ratings
 from liarsdice_demo.storage.history import save_game
+from liarsdice_demo.tables.composition import parse_config
 
 NEW = (25.0, 25.0 / 3)
 """A new player's (mu, sigma): the database's defaults."""
@@ -87,6 +88,23 @@ def test_each_bot_identity_reads_apart_on_the_leaderboard_and_its_page(
     assert sum("<h1" in page and "Boris (hard bot)</h1>" in page for page in pages) == 1
 
 
+def test_the_leaderboard_names_bots_in_the_page_language(app: Any, client: Any) -> None:
+    """ "Boris (medium bot)" was English on the Ukrainian leaderboard, and a bayes bot read
+    "Boris (bayes bot)": every kind reads in words, in the page's language."""
+    url = app.config["DATABASE_URL"]
+    bots = [_bot(0, "odds"), {**_bot(1, "bayes"), "name": "Ada (bot)"}]
+    save_game(url, _game(1, bots, {"Boris (bot)": 1, "Ada (bot)": 2}))
+    uk = client.get("/leaderboard?lang=uk").get_data(as_text=True)
+    assert "Boris (середній бот)" in uk and "Ada (класичний складний бот)" in uk
+    assert "bot)" not in uk.replace("(bot)", "")
+    ru = client.get("/leaderboard?lang=ru").get_data(as_text=True)
+    assert "Boris (средний бот)" in ru and "Ada (классический сложный бот)" in ru
+    en = client.get("/leaderboard?lang=en").get_data(as_text=True)
+    assert "Boris (medium bot)" in en and "Ada (classic hard bot)" in en
+    page = client.get("/players/1?lang=uk").get_data(as_text=True)
+    assert "Boris (середній бот)</h1>" in page or "Ada (класичний складний бот)</h1>" in page
+
+
 def test_the_shown_rating_is_never_negative_and_a_new_player_is_at_0() -> None:
     assert ratings.display(*NEW) == 0 and str(ratings.display(*NEW)) == "0.0"
     rng = Random(5)
@@ -107,10 +125,12 @@ def test_the_shown_rating_is_never_negative_and_a_new_player_is_at_0() -> None:
 def test_the_lobby_offers_bots_by_level_and_options_by_label(client: Any) -> None:
     catalog = client.get("/api/catalog").json
     assert [(b["kind"], b["level"], b["label"]) for b in catalog["bots"][:3]] == [
-        ("random", "easy", "Easy (random)"),
-        ("odds", "medium", "Medium (odds)"),
-        ("mixed", "hard", "Hard (mixed)"),
+        ("random", "easy", "Easy bot (random)"),
+        ("odds", "medium", "Medium bot (odds)"),
+        ("mixed", "hard", "Hard bot (mixed)"),
     ]
+    labels = {b["kind"]: b["label"] for b in catalog["bots"]}
+    assert labels["bayes"] == "Classic hard bot (bayes)"  # not "bayes" alone
     assert "mixed" in catalog["bot_kinds"]  # the kinds, as the API takes them, are still listed
     options = {o["key"]: o for v in catalog["variants"] for o in v["options"]}
     assert options["revolver.initial_bullets"]["label"] == (
@@ -122,8 +142,10 @@ def test_the_lobby_offers_bots_by_level_and_options_by_label(client: Any) -> Non
         == "Ones are wild (they count toward every other face)"
     )
     lobby = client.get("/").get_data(as_text=True)
-    assert '<option value="mixed">fill with bots: Hard (mixed)</option>' in lobby
+    assert '<option value="mixed" title="Hard bot (mixed)">Hard bot</option>' in lobby
     assert "fill with mixed bots" not in lobby
+    uk = {b["kind"]: b["label"] for b in client.get("/api/catalog?lang=uk").json["bots"]}
+    assert uk["bayes"] == "Класичний складний бот (bayes)" and uk["mixed"] == "Складний бот (mixed)"
 
 
 def test_a_table_says_its_bots_level_and_its_odds_say_the_rule(client: Any) -> None:
@@ -136,3 +158,24 @@ def test_a_table_says_its_bots_level_and_its_odds_say_the_rule(client: Any) -> N
     # Casino's ones are wild all game: the page says the rule, not "at the open".
     assert "(ones are wild: no bids on ones)" in odds
     assert "not biddable" not in odds
+
+
+def test_a_variant_added_to_a_preset_is_named_by_its_title_in_each_language() -> None:
+    """ "Перудо + calza": the added variant read as its key; it reads as its title."""
+    config = parse_config({"preset": "perudo", "variants": ["calza"], "bot_kind": "none"})
+    assert config.title == "Perudo + Calza (exact call)"
+    assert config.title_in("uk") == "Перудо + Кальца (точний виклик)"
+    assert config.title_in("ru") == "Перудо + Кальса («точно»)"
+
+
+def test_the_lobby_does_not_offer_the_tutorials_example_variant(client: Any) -> None:
+    """The tutorial's "Difference" (docs/examples) was offered in the lobby: a variant whose
+    ``VariantInfo`` says ``example`` is installed and plays by name, but is not offered."""
+    from liarsdice.ruleset import Ruleset, installed
+
+    examples = {name for name, variant in installed().items() if variant.info.example}
+    assert examples == {"difference"}  # only the tutorial's: every shipped variant is offered
+    offered = {v["name"] for v in client.get("/api/catalog").json["variants"]}
+    assert "difference" not in offered and set(installed()) - examples == offered
+    assert 'value="difference"' not in client.get("/").get_data(as_text=True)
+    assert "difference" in [v.name for v in Ruleset.build(["difference"]).variants]

@@ -134,7 +134,7 @@ def test_the_bid_you_answer_and_the_ruling_are_on_screen(
             # the revolver's load and pull (casino): "Boris loads 1 of 6 and pulls: click"
             pull = page.evaluate(
                 "() => [...document.querySelectorAll('body *')].map((e) => e.textContent)"
-                ".find((s) => / loads \\d+ of 6 and pulls: (bang|click|out)/.test(s)"
+                ".find((s) => / loads \\d+ of 6 and pulls: (bang|click|goes out)/.test(s)"
                 " && s.length < 80)"
             )
             assert pull, "no pull shown with the ruling"

@@ -46,7 +46,7 @@ def test_bad_options_exit_2_before_the_game(
 def test_a_bare_play_is_dudo() -> None:
     result = CliRunner().invoke(cli, ["play", "--seed", "2"], input="quit\n")
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("dudo (Dudo)")
+    assert result.output.startswith("Dudo: Calza (exact call), Dice loss. Game number 2 ")
 
 
 @pytest.mark.parametrize(

@@ -26,15 +26,15 @@ def spawn(*args: str) -> pexpect.spawn:
     return child
 
 
-def play_out(child: pexpect.spawn, opening: str = "1 2") -> str:
-    """Answer every prompt (open with ``opening``, else challenge) until the winner line; return
-    the winner line."""
+def play_out(child: pexpect.spawn, opening: str = "1 2", challenge: str = "challenge") -> str:
+    """Answer every prompt (open with ``opening``, else ``challenge``) until the winner line;
+    return the winner line."""
     for _turn in range(500):
         seen = child.expect([PROMPT, r"[^\r\n]+ won the game!", r"Переможець гри: [^\r\n]+!"])
         if seen:
             return str(child.after)
         first = "No bids yet this round" in child.before or "ставок ще немає" in child.before
-        child.sendline(opening if first else "challenge")
+        child.sendline(opening if first else challenge)
     raise AssertionError("no winner after 500 prompts")
 
 
@@ -93,16 +93,22 @@ def test_the_cups_and_the_ruling_show_at_a_call() -> None:
 
 
 def test_a_game_in_ukrainian() -> None:
+    """The header, the player's name and the calls read in Ukrainian: "не вірю" is a challenge."""
     child = spawn("--preset", "dudo", "--seed", "5", "--players", "3", "--lang", "uk")
+    child.expect("([^\r\n]*)\r\n")
+    header = child.match[1]
+    assert header.startswith("Дудо: Кальца (точний виклик), Втрата кубика. Номер гри 5 "), header
+    assert "Bots" not in header and "Seed" not in header and "Зерно" not in header
+    child.expect(r"виклик — його назвою \(не вірю, в точку\)")
     child.expect("Ваші кубики: [1-6 ]+\r\n")
-    child.expect("Ваш хід, Player.")
+    child.expect(r"Ваш хід \(Гравець\)\.")
     child.expect(PROMPT)
     child.sendline("1 1")
     child.expect("одиниці дикі")
     child.expect(PROMPT)
     child.sendline("1 2")
-    child.expect("Player ставить 1 двійку")
-    winner = play_out(child)
+    child.expect("Гравець ставить 1 двійку")
+    winner = play_out(child, challenge="не вірю")
     assert winner.startswith("Переможець гри: ")
     child.expect(pexpect.EOF)
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from liarsdice.cli.terminal_input import Typed, help_text, parse
+from liarsdice.cli.terminal_input import Typed, call_words, help_text, parse
 from liarsdice.i18n import Text
 from liarsdice.models import Bid
+from liarsdice.ruleset import Ruleset
 
-CALLS = ("challenge", "exact")
+CALLS = {"challenge": "challenge", "exact": "exact"}
 
 
 @pytest.mark.parametrize("line", ["3 5", "3x5", "3X5", " 3 x 5 ", "3*5", "3\u00d75", "3\u04455"])
@@ -26,7 +27,7 @@ def test_a_call_is_its_kind_by_name(line: str) -> None:
 
 
 def test_a_call_the_ruleset_does_not_offer_is_unreadable() -> None:
-    assert isinstance(parse("exact", ("challenge",)), Text)
+    assert isinstance(parse("exact", {"challenge": "challenge"}), Text)
 
 
 @pytest.mark.parametrize(
@@ -55,5 +56,31 @@ def test_unreadable_lines_get_a_reason(line: str, reason: str) -> None:
 
 
 def test_the_help_line_names_the_calls_and_reads_in_ukrainian() -> None:
-    assert "(challenge, exact)" in str(help_text(CALLS))
-    assert "Ставка" in help_text(CALLS).render("uk")
+    assert "(challenge, exact)" in str(help_text(tuple(CALLS)))
+    assert "Ставка" in help_text(tuple(CALLS)).render("uk")
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("не вірю", "challenge"),
+        ("Не вірю!", "challenge"),
+        ("не верю", "challenge"),
+        ("«Не верю!»", "challenge"),
+        ("в точку", "exact"),
+        ("В ТОЧКУ", "exact"),
+        ("точно", "exact"),
+        ("challenge", "challenge"),
+        ("Exact", "exact"),
+    ],
+)
+def test_a_call_is_also_its_label_in_any_language(line: str, kind: str) -> None:
+    """A Ukrainian player types "не вірю" (the seeds' word and the button's), not "challenge"."""
+    calls = call_words(Ruleset.build(preset="dudo").calls)
+    assert parse(line, calls) == Typed("call", kind=kind)
+
+
+def test_a_label_of_a_call_the_ruleset_does_not_offer_is_unreadable() -> None:
+    calls = call_words(Ruleset.build(["dice-loss"]).calls)
+    assert parse("не вірю", calls) == Typed("call", kind="challenge")
+    assert isinstance(parse("в точку", calls), Text)

@@ -11,7 +11,16 @@ import attrs
 import pytest
 
 from liarsdice import Game, Ruleset, engine, hookimpl, odds
-from liarsdice.bots import LEVELS, bot_kinds, bot_label, bot_level, by_level, make_bot
+from liarsdice.bots import (
+    LEVELS,
+    TITLES,
+    bot_kinds,
+    bot_label,
+    bot_level,
+    bot_title,
+    by_level,
+    make_bot,
+)
 from liarsdice.bots._play import Table, loss_cost
 from liarsdice.bots.bayes_bot import BayesBot, Beliefs
 from liarsdice.bots.odds_bot import OddsBot
@@ -66,8 +75,27 @@ def test_each_built_in_kind_has_a_level_players_understand() -> None:
         "bayes": None,
     }
     assert set(LEVELS) <= set(bot_kinds())
-    assert str(bot_label("mixed")) == "Hard (mixed)" and str(bot_label("random")) == "Easy (random)"
-    assert bot_level("someone-elses") is None and bot_label("someone-elses") == "someone-elses"
+    assert str(bot_label("mixed")) == "Hard bot (mixed)"
+    assert str(bot_label("random")) == "Easy bot (random)"
+    assert bot_level("someone-elses") is None and bot_label("someone-elses") == "Bot someone-elses"
+
+
+@pytest.mark.parametrize(
+    ("lang", "hard", "classic"),
+    [
+        ("en", "Hard bot", "Classic hard bot"),
+        ("uk", "Складний бот", "Класичний складний бот"),
+        ("ru", "Сложный бот", "Классический сложный бот"),
+    ],
+)
+def test_every_built_in_kind_has_a_title_in_each_language(
+    lang: str, hard: str, classic: str
+) -> None:
+    """A player reads words for every built-in kind, never its name alone ("bayes")."""
+    assert set(bot_kinds()) <= set(TITLES)
+    assert bot_title("mixed").render(lang) == hard
+    assert bot_title("bayes").render(lang) == classic
+    assert bot_label("bayes").render(lang) == f"{classic} (bayes)"
     assert by_level(["mixed", "extra", "random", "odds"]) == ["random", "odds", "mixed", "extra"]
 
 

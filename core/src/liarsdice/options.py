@@ -224,6 +224,9 @@ class VariantInfo:
     - ``presentation``: true for a plugin that only presents (rules text, public facts,
       narration) and changes no legal move or ruling; the rule-law kit's "does something" law
       then leaves it alone.
+    - ``example``: true for a plugin written to show how (a tutorial's, a test's): it is
+      installed and plays when a ruleset names it, but places where players choose variants
+      (the demo's lobby) do not offer it.
     """
 
     title: str | Text
@@ -237,6 +240,7 @@ class VariantInfo:
     option_defaults: Mapping[str, JSON] = attrs.field(factory=dict, converter=dict)
     payloads: tuple[str, ...] = attrs.field(default=(), converter=_names)
     presentation: bool = False
+    example: bool = False
 
 
 Options = Mapping[str, JSON]

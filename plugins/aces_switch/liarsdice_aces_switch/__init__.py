@@ -37,11 +37,11 @@ def liarsdice_register_options(options: OptionRegistry) -> None:
     options.add(
         "back",
         "double-plus-one",
-        _(
-            "what leaving ones costs: 2q+1 of a face after q ones, or 2q (then ones need more "
-            "than half)"
-        ),
-        choices={"double-plus-one": _("2q+1"), "double": _("2q")},
+        _("back from ones: what a bid on another face needs after a bid on ones"),
+        choices={
+            "double-plus-one": _("twice the ones plus one (to ones: half, rounded up)"),
+            "double": _("twice the ones (to ones: more than half)"),
+        },
     )
     options.add("open_on_ones", True, _("may a round open with a bid on ones"))
 

@@ -79,7 +79,7 @@ def liarsdice_register_options(options: OptionRegistry) -> None:
     options.add(
         "limit",
         "player",
-        _("how often anyone may pass (player: once a round each; round: once a round in all)"),
+        _("how often anyone may pass"),
         choices={"player": _("once a round each"), "round": _("once a round in all")},
     )
     options.add(

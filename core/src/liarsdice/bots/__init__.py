@@ -9,9 +9,10 @@ its turn and answers the probability of each legal action (a :data:`Policy`, che
 of turn, whether it makes one (:func:`interjection`). Use :func:`liarsdice.views.view_state` to
 ask the rules questions about that view.
 
-How hard a kind plays, in words a player reads, is :data:`LEVELS` (the one place that says so):
-:func:`bot_level` gives a kind's level and :func:`bot_label` the label a lobby shows ("Hard
-(bayes)"); a kind without a level (a third-party kind) is shown by its name.
+How hard a kind plays is :data:`LEVELS` (the one place that says so): :func:`bot_level` gives a
+kind's level. What players call a kind is :func:`bot_title` ("Hard bot", "Складний бот"; every
+built-in kind has one, a third-party kind is "Bot <kind>") and the label a lobby shows is
+:func:`bot_label` ("Hard bot (mixed)": the kind's name only as a hint).
 """
 
 from __future__ import annotations
@@ -106,10 +107,15 @@ BotFactory = Callable[[Ruleset, Random], Bot]
 
 #: The level of each built-in kind, weakest first; the order follows the measured tournaments in
 #: docs/bots.md. ``bayes``, the hard level before ``mixed``, has none: it is kept to measure
-#: against, and shown by its name.
+#: against (players call it "Classic hard bot").
 LEVELS: Mapping[str, str] = {"random": "easy", "odds": "medium", "mixed": "hard"}
-#: Each level's name for players.
-LEVEL_NAMES: Mapping[str, Text] = {"easy": _("Easy"), "medium": _("Medium"), "hard": _("Hard")}
+#: What players call each built-in kind: by its level, and ``bayes`` by what it was.
+TITLES: Mapping[str, Text] = {
+    "random": _("Easy bot"),
+    "odds": _("Medium bot"),
+    "mixed": _("Hard bot"),
+    "bayes": _("Classic hard bot"),
+}
 
 
 class UnknownBot(RulesetError):
@@ -141,13 +147,17 @@ def bot_level(kind: str) -> str | None:
     return LEVELS.get(kind)
 
 
-def bot_label(kind: str) -> str | Text:
-    """What a player reads to choose bot ``kind``: its level with the kind as a hint ("Hard
-    (bayes)"), or the kind's name alone when it has no level."""
-    level = bot_level(kind)
-    if level is None:
-        return kind
-    return _("{level} ({kind})", level=LEVEL_NAMES[level], kind=kind)
+def bot_title(kind: str) -> Text:
+    """What players call bot ``kind``: "Hard bot" (:data:`TITLES`), else "Bot <kind>"."""
+    return TITLES.get(kind) or _("Bot {kind}", kind=kind)
+
+
+def bot_label(kind: str) -> Text:
+    """What a player reads to choose bot ``kind``: its title with the kind as a hint ("Hard bot
+    (mixed)"), or the title alone when it names the kind already ("Bot <kind>")."""
+    if kind not in TITLES:
+        return bot_title(kind)
+    return _("{bot} ({kind})", bot=bot_title(kind), kind=kind)
 
 
 def by_level(kinds: Iterable[str]) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Sequence
 from random import Random
 
 import click
@@ -21,7 +22,6 @@ from liarsdice.cli.shared import (
     DEFAULT_BOT,
     bot_kinds,
     build_ruleset,
-    heading,
     option_option,
     preset_option,
     variant_option,
@@ -29,7 +29,8 @@ from liarsdice.cli.shared import (
 from liarsdice.cli.terminal_game import Quit, Table, play
 from liarsdice.cli.terminal_input import help_text
 from liarsdice.game import Game
-from liarsdice.i18n import LOCALES, _
+from liarsdice.i18n import LOCALES, Param, _
+from liarsdice.ruleset import Ruleset
 
 #: The bots' names, seat by seat after the player's; a larger table numbers the rest.
 BOT_NAMES = ("Iris", "Knox", "Lena", "Milo", "Nadia", "Oleh", "Petra", "Rosa", "Sasha", "Taras")
@@ -41,6 +42,40 @@ DEFAULT_PRESET = "dudo"
 def _read(prompt: str) -> str:
     """A line from the keyboard (``EOFError`` when the input is closed)."""
     return input(prompt)
+
+
+def _commas(items: Sequence[Param]) -> Param:
+    """Titles one after another: "Calza (exact call), Dice loss"."""
+    joined = items[0]
+    for item in items[1:]:
+        joined = _("{first}, {second}", first=joined, second=item)
+    return joined
+
+
+def rules_title(rules: Ruleset) -> Param:
+    """The rules as the player reads them at the top of the game, in their language: the
+    preset's title (or the standard rules') and its variants, the variants added to it, and the
+    options set away from the preset's values, by their labels ("Dudo: Calza (exact call), Dice
+    loss + Palifico; Ones are wild: no")."""
+    variants = rules.variants[1:]
+    named = set(rules.preset.variants) if rules.preset is not None else set()
+    own = [v.info.title for v in variants if v.name in named]
+    added = [v.info.title for v in variants if v.name not in named]
+    title: Param = rules.preset.title if rules.preset is not None else rules.variants[0].info.title
+    if own:
+        title = _("{rules}: {variants}", rules=title, variants=_commas(own))
+    if added:
+        title = _("{rules} + {variants}", rules=title, variants=_commas(added))
+    preset_options = rules.preset.options if rules.preset is not None else {}
+    changed: list[Param] = []
+    for key, value in rules.options.items():
+        if value != preset_options.get(key, rules.defaults[key]):
+            option = rules.option(key)
+            shown = phrases.yes_no(value) if isinstance(value, bool) else option.value_label(value)
+            changed.append(_("{option}: {value}", option=option.help, value=shown))
+    if changed:
+        title = _("{rules}; {options}", rules=title, options=phrases.clauses(changed))
+    return title
 
 
 def environment_lang() -> str:
@@ -67,7 +102,7 @@ def environment_lang() -> str:
     f"[default: {DEFAULT_BOT}, the medium level].",
 )
 @click.option("--seed", type=int, help="Replay a game exactly (dice and bots).")
-@click.option("--name", default="Player", show_default=True, help="Your name at the table.")
+@click.option("--name", help='Your name at the table [default: "Player" in your language].')
 @click.option("--lang", type=click.Choice(LOCALES), help="Language [default: from LANG, else en].")
 def play_command(
     preset: str | None,
@@ -77,13 +112,14 @@ def play_command(
     dice: int,
     bots: str | None,
     seed: int | None,
-    name: str,
+    name: str | None,
     lang: str | None,
 ) -> None:
     """Play a whole game against bots: type bids ("3 5" or "3x5") and calls, "help" or "quit".
 
     With no --preset, --variant or --option the game is the dudo preset."""
     lang = lang or environment_lang()
+    name = _("Player").render(lang) if name is None else name
     if preset is None and not variants and not options:
         preset = DEFAULT_PRESET
     rules = build_ruleset(preset, variants, options)
@@ -106,13 +142,13 @@ def play_command(
     ]
     table.say(
         _(
-            "{rules}. Seed {seed}. Bots: {bots}.",
-            rules=heading(rules),
+            "{rules}. Game number {seed} (--seed {seed} replays it). Bots: {bots}.",
+            rules=rules_title(rules),
             seed=seed,
             bots=phrases.listing(listed),
         )
     )
-    table.say(help_text(tuple(rules.calls)))
+    table.say(help_text(table.call_names(list(rules.calls))))
     try:
         winners = play(table, dice)
     except Quit:

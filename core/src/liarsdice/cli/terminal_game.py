@@ -14,11 +14,11 @@ from collections.abc import Callable, Mapping, Sequence
 from liarsdice import engine, legality
 from liarsdice import narration as words
 from liarsdice.bots import Bot, interjection
-from liarsdice.cli.terminal_input import Typed, help_text, parse
+from liarsdice.cli.terminal_input import Typed, call_words, help_text, parse, word
 from liarsdice.errors import IllegalAction
 from liarsdice.events import Event, RoundResolved
 from liarsdice.game import Game
-from liarsdice.i18n import Param, Text, _
+from liarsdice.i18n import Param, Text, _, render
 from liarsdice.limits import StuckGame
 from liarsdice.models import Action, BidAction, CallAction, Payload
 from liarsdice.ruleset import Ruleset
@@ -46,6 +46,11 @@ class Table:
     ) -> None:
         self.rules, self.game, self.human, self.bots = rules, game, human, bots
         self.lang, self.read, self.write = lang, read, write
+        self.calls = call_words(rules.calls)
+
+    def call_names(self, kinds: Sequence[str]) -> tuple[str, ...]:
+        """The calls ``kinds`` as the player types them in their language ("не вірю")."""
+        return tuple(word(render(self.rules.calls[kind].title, self.lang)) for kind in kinds)
 
     def say(self, text: Param) -> None:
         """Print ``text`` in the player's language."""
@@ -63,7 +68,8 @@ class Table:
 
     def help_line(self) -> Text:
         """The grammar, with the calls the player may make now."""
-        return help_text(tuple(legality.legal_calls(self.rules, self.game.state, self.human)))
+        legal = legality.legal_calls(self.rules, self.game.state, self.human)
+        return help_text(self.call_names(legal))
 
     def ask(self) -> Action:
         """Prompt until the player types a readable move (the engine judges it after)."""
@@ -72,7 +78,7 @@ class Table:
                 line = self.read("> ")
             except EOFError:
                 raise Quit from None
-            typed = parse(line, tuple(self.rules.calls))
+            typed = parse(line, self.calls)
             if isinstance(typed, Text):
                 self.say(typed)
             elif typed.word == "help":

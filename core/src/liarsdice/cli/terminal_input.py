@@ -2,10 +2,11 @@
 
 The grammar (:func:`help_text` says it in one line)::
 
-    3 5 | 3x5 | 3*5      bid three fives (quantity, then face 1-6)
-    challenge | exact   make that call (any call kind the ruleset offers, by name)
-    help | ?            show the grammar
-    quit | q            leave the game
+    3 5 | 3x5 | 3*5       bid three fives (quantity, then face 1-6)
+    challenge | exact     make that call: any call kind the ruleset offers, by its name or by
+                          its label in any language (:func:`call_words`: the buttons' words)
+    help | ?              show the grammar
+    quit | q              leave the game
 
 :func:`parse` never looks at the game: it says what was typed (a :class:`Typed`) or why it cannot
 be read (a :class:`~liarsdice.i18n.Text`). Whether the move is legal is the engine's question.
@@ -14,11 +15,13 @@ be read (a :class:`~liarsdice.i18n.Text`). Whether the move is legal is the engi
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 import attrs
 
-from liarsdice.i18n import Text, _
+from liarsdice.i18n import LOCALES, Text, _, render
 from liarsdice.models import Bid
+from liarsdice.options import CallKind
 
 
 def help_text(calls: tuple[str, ...]) -> Text:
@@ -34,6 +37,28 @@ def help_text(calls: tuple[str, ...]) -> Text:
 _BID = re.compile("^\\s*(\\d+)\\s*(?:[x*\u00d7\u0445]\\s*|\\s+)(\\d+)\\s*$", re.IGNORECASE)
 
 
+#: What :func:`word` drops from a call's label: quotes, ending marks and the spaces around them.
+_MARKS = re.compile(r"[\"'«»„“”!?.…]+")
+
+
+def word(text: str) -> str:
+    """``text`` as :func:`parse` compares a call: lower case, no quotes or "!", single spaces."""
+    return " ".join(_MARKS.sub(" ", text).lower().split())
+
+
+def call_words(calls: Mapping[str, CallKind]) -> dict[str, str]:
+    """The words that make each call of ``calls`` (kind by name): its name and its label in
+    every language (the Ukrainian and Russian "I don't believe it" of a challenge, as the seeds
+    and the buttons say it), each as :func:`word` reads it, mapped to the kind."""
+    found: dict[str, str] = {}
+    for name, kind in calls.items():
+        found.setdefault(word(name), name)
+        for locale in LOCALES:
+            found.setdefault(word(render(kind.title, locale)), name)
+    found.pop("", None)
+    return found
+
+
 @attrs.frozen
 class Typed:
     """A line read: ``word`` is "bid", "call", "help" or "quit"; ``bid`` or ``kind`` its detail."""
@@ -43,8 +68,9 @@ class Typed:
     kind: str | None = None
 
 
-def parse(line: str, calls: tuple[str, ...]) -> Typed | Text:
-    """Read ``line``; ``calls`` are the call kinds the ruleset offers. A reason when unreadable."""
+def parse(line: str, calls: Mapping[str, str]) -> Typed | Text:
+    """Read ``line``; ``calls`` maps the words that make a call to the call's kind (the ruleset's
+    kinds: :func:`call_words`). A reason when unreadable."""
     text = line.strip().lower()
     if not text:
         return _('Type a bid or a call ("help" shows how).')
@@ -52,8 +78,9 @@ def parse(line: str, calls: tuple[str, ...]) -> Typed | Text:
         return Typed("help")
     if text in ("quit", "q", "exit"):
         return Typed("quit")
-    if text in calls:
-        return Typed("call", kind=text)
+    kind = calls.get(word(text))
+    if kind is not None:
+        return Typed("call", kind=kind)
     match = _BID.match(text)
     if match is None:
         return _('"{line}" is neither a bid nor a call ("help" shows how).', line=line.strip())

@@ -34,9 +34,9 @@ export function listing(names) {
   return LISTS.format(names);
 }
 
-/** Core's bot level ("hard") in the page's language. */
-export function levelName(level) {
-  return TEXT.levels?.[level] ?? level;
+/** What players call bot `kind` in the page's language ("hard bot"), never its name alone. */
+export function botWords(kind) {
+  return TEXT.bots?.[kind] ?? kind;
 }
 
 /** POST JSON to `url`; resolves to the parsed JSON body (refusals included). */

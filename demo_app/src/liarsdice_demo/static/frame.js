@@ -1,6 +1,6 @@
 // The table page around the game: the share link, the waiting room before the start, and the
 // banner after the game (the winner, the ratings, the replay).
-import { el, levelName, listing, t, tn } from "./api.js";
+import { botWords, el, listing, t, tn } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 let copiedTimer = null;
@@ -47,10 +47,9 @@ export function renderWaiting(message, boot, closed) {
   $("waiting").hidden = !waiting;
   if (!waiting) return;
   const taken = table.seats.filter(Boolean).length;
-  // "hard" (in the page's language), or a kind without a level
-  const bots = boot.config.bot_level ? levelName(boot.config.bot_level) : boot.config.bot_kind;
+  const kind = boot.config.bot_kind; // "hard bot" in the page's language
   $("waiting-text").textContent = t("waiting", { taken, seats: table.seats.length }) +
-    (bots ? t("emptyBots", { level: bots }) : t("emptyDropped"));
+    (kind ? t("emptyBots", { bot: botWords(kind) }) : t("emptyDropped"));
   const mayAsk = boot.public || boot.key; // a private table needs the share link's key
   $("sit-form").hidden = closed || message.seat !== null || taken >= table.seats.length || !mayAsk;
   if (!mayAsk && message.seat === null && !closed) {

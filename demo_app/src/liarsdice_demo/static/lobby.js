@@ -74,11 +74,21 @@ function optionInput(option) {
     else edited[option.key] = chosen;
     refresh();
   };
+  const label = option.label ?? option.key;
+  if (option.choices) {
+    // One radio button a choice, not a select: a choice's words wrap on a phone, where a closed
+    // select would cut them off.
+    const choices = option.choices.map((c) => {
+      const radio = el("input", { type: "radio", name: `option-${option.key}`, value: c, checked: c === value, onchange });
+      radio.dataset.key = option.key;
+      return el("label", { class: "choice", title: c }, radio, " ", option.choice_labels?.[c] ?? c);
+    });
+    return el("div", { class: "option", role: "radiogroup", "aria-label": label, title: option.key },
+      el("span", { class: "option-label" }, label), el("span", { class: "choices" }, choices));
+  }
   let input;
   if (option.type === "bool") {
     input = el("input", { type: "checkbox", checked: value === true, onchange });
-  } else if (option.choices) {
-    input = el("select", { onchange }, option.choices.map((c) => el("option", { value: c, selected: c === value, title: c }, option.choice_labels?.[c] ?? c)));
   } else if (option.type === "int") {
     input = el("input", { type: "number", value, min: option.minimum, max: option.maximum, onchange });
   } else {
@@ -86,7 +96,7 @@ function optionInput(option) {
   }
   input.dataset.key = option.key;
   // Players read the label; the key (what the API takes) is only a hint on hover.
-  return el("label", { class: "option", title: option.key }, el("span", { class: "option-label" }, option.label ?? option.key), " ", input);
+  return el("label", { class: "option", title: option.key }, el("span", { class: "option-label" }, label), " ", input);
 }
 
 // A preset may be for some tables only (seed 004's perudo: 2 to 6 players, 5 dice each): the

@@ -39,7 +39,7 @@ export function renderNow(box, message, { chambers, diceLoss, fresh, nameOf }) {
     const parts = [el("strong", { class: "ruling-line" }, reveal.explanation)];
     const sounds = reveal.call === "timeout" ? [] : ["call"];
     for (const pull of pulls(reveal, view, chambers, diceLoss)) {
-      const word = pull.hit === null ? t("out") : pull.hit ? t("pullBang") : t("pullClick");
+      const word = pull.hit === null ? t("goesOut") : pull.hit ? t("pullBang") : t("pullClick");
       parts.push(el("span", { class: `pull ${pull.hit ? "bang" : pull.hit === false ? "click" : ""}` },
         el("span", { class: "cylinder", "aria-hidden": "true" }, "⁂"), " ",
         t("pull", { name: nameOf(pull.name), loaded: pull.loaded, chambers: pull.chambers }), " ",

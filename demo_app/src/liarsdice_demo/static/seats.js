@@ -1,6 +1,6 @@
 // The seats as a list, and dice as text: each die is an image named by its face in words, each
 // seat says in words whose turn it is, which seat is yours and who is out.
-import { PIPS, dieName, el, faceUp, levelName, t, tn, unseen } from "./api.js";
+import { PIPS, botWords, dieName, el, faceUp, t, tn, unseen } from "./api.js";
 import { rebuilding } from "./focus.js";
 
 // A bot's seat: "Boris · bot, hard" (its name without "(bot)", then its level, or its kind).
@@ -69,7 +69,6 @@ function facts(info, revealed, alive, chambers) {
 export function seatList(box, config, send) {
   let outBefore = new Set(); // the players out at the last render
   const chambers = config.options["revolver.chambers"];
-  const botLevel = (seat) => (seat.bot_kind === config.bot_kind && config.bot_level && levelName(config.bot_level)) || seat.bot_kind;
 
   function card(message, seat, index, freshReveal) {
     if (!seat) {
@@ -103,7 +102,7 @@ export function seatList(box, config, send) {
       el("div", { class: "name" }, seat.kind === "bot" ? botName(seat.name) : seat.name,
         seat.host ? [el("span", { "aria-hidden": "true" }, " ★"), unseen(`, ${t("host")}`)] : null,
         message.seat === index ? el("small", { class: "you" }, ` · ${t("you")}`) : null,
-        seat.kind === "bot" ? el("small", { title: seat.bot_kind }, t("botSeat", { level: botLevel(seat) })) : null,
+        seat.kind === "bot" ? el("small", { title: seat.bot_kind }, t("botSeat", { bot: botWords(seat.bot_kind) })) : null,
         kickButton(message, seat, index, send)),
       el("div", { class: "status" }, statusWords(seat, info, onTurn)),
       el("div", { class: "dice" }, diceRow),

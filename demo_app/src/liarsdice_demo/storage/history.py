@@ -189,10 +189,10 @@ def event_batches(
         yield from_data(batch, list[Event]), position
 
 
-def leaderboard(conn: Connection, limit: int = 100) -> list[dict[str, Any]]:
+def leaderboard(conn: Connection, limit: int = 100, locale: str = "en") -> list[dict[str, Any]]:
     """Players with rated games, best first, with their rank (ties of the rating shown share a
-    rank) and ``name``: the nickname as players read it, a bot's with its level ("Boris (hard
-    bot)"), since a bot name is one player per bot kind."""
+    rank) and ``name``: the nickname as players read it in ``locale``, a bot's with its kind's
+    title ("Boris (hard bot)"), since a bot name is one player per bot kind."""
     p = db.players
     rows = conn.execute(
         select(p.c.id, p.c.nickname, p.c.bot_kind, p.c.mu, p.c.sigma, p.c.rated_games).where(
@@ -206,7 +206,7 @@ def leaderboard(conn: Connection, limit: int = 100) -> list[dict[str, Any]]:
             "nickname": row["nickname"],
             "bot_kind": row["bot_kind"],
             "bot_level": bot_level(row["bot_kind"]) if row["bot_kind"] else None,
-            "name": display_name(row["nickname"], row["bot_kind"]),
+            "name": display_name(row["nickname"], row["bot_kind"], locale),
             "rating": ratings.display(row["mu"], row["sigma"]),
             "mu": round(row["mu"], 2),
             "sigma": round(row["sigma"], 2),

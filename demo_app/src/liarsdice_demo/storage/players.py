@@ -31,9 +31,9 @@ from sqlalchemy import Connection, RowMapping, delete, func, insert, select, upd
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
-from liarsdice.bots import bot_level
 from liarsdice_demo.edge.limits import spend_player_creation
 from liarsdice_demo.storage.db import TIME_FORMAT, game_players, get_db, players, utcnow, writing
+from liarsdice_demo.text.i18n import bot_words
 from liarsdice_demo.text.names import invisible, lookalike
 
 COOKIE = "ld_player"
@@ -162,24 +162,25 @@ def _touch(db: Connection, player: RowMapping) -> None:
         db.execute(update(players).where(players.c.id == player["id"]), {"last_seen": utcnow()})
 
 
-BOT_NAME = "{name} ({level} bot)"
-"""How a bot is named where players read names (leaderboard, player pages): with its level, or
-its kind when the kind has no level, so each bot identity (a name per bot kind) reads apart."""
+BOT_NAME = "{name} ({bot})"
+"""How a bot is named where players read names (leaderboard, player pages): with what players call
+its kind (:func:`liarsdice_demo.text.i18n.bot_words`), so each bot identity (a name per kind) reads apart."""
 BOT_MARK = re.compile(r"\(bot\)", re.IGNORECASE)
 """The mark in a bot seat's name ("Boris (bot)")."""
 PLAIN_BOT_NAME = "{name} (bot)"
 """A bot stored without a kind (``"bot"``)."""
 
 
-def display_name(nickname: str, bot_kind: str | None) -> str:
-    """``nickname`` as players read it: a human's as it is, a bot's as "Boris (hard bot)" (the
-    seat name "Boris (bot)" loses its "(bot)": the level says it)."""
+def display_name(nickname: str, bot_kind: str | None, locale: str = "en") -> str:
+    """``nickname`` as players read it in ``locale``: a human's as it is, a bot's as "Boris (hard
+    bot)", "Boris (складний бот)" (the seat name "Boris (bot)" loses its "(bot)": the kind's
+    title says it)."""
     if not bot_kind:
         return nickname
     name = " ".join(BOT_MARK.sub(" ", nickname).split()) or nickname
     if bot_kind == "bot":
         return PLAIN_BOT_NAME.format(name=name)
-    return BOT_NAME.format(name=name, level=bot_level(bot_kind) or bot_kind)
+    return BOT_NAME.format(name=name, bot=bot_words(bot_kind, locale))
 
 
 def bot_player(db: Connection, name: str, kind: str) -> int:

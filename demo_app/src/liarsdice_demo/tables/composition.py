@@ -27,7 +27,7 @@ import attrs
 from flask_babel import gettext
 
 from liarsdice import phrases, rulespage
-from liarsdice.bots import bot_kinds, bot_label, bot_level, by_level
+from liarsdice.bots import bot_kinds, bot_label, bot_level, bot_title, by_level
 from liarsdice.combination import option_defaults
 from liarsdice.errors import RulesetError
 from liarsdice.i18n import render
@@ -74,7 +74,10 @@ class TableConfig:
     def title_in(self, locale: str) -> str:
         """A short name for the table's rules in ``locale``."""
         if self.rules.preset is not None:
-            extra = [v for v in self.variants if v not in self.rules.preset.variants]
+            named = self.rules.preset.variants
+            extra = [
+                render(v.info.title, locale) for v in self.rules.variants[1:] if v.name not in named
+            ]
             title = render(self.rules.preset.title, locale)
             return title + (" + " + ", ".join(extra) if extra else "")
         names = [render(v.info.title, locale) for v in self.rules.variants[1:]]
@@ -257,8 +260,9 @@ def fits_the_demo(preset: Preset) -> bool:
 
 
 def catalog(locale: str = "en") -> dict[str, Any]:
-    """Installed variants (with option declarations), presets and bot kinds, as JSON data
-    (``bots``: each kind with its level and label, easiest first; ``call_titles``: each call's
+    """Installed variants (with option declarations; not the examples, ``VariantInfo.example``),
+    presets and bot kinds, as JSON data
+    (``bots``: each kind with its level, title and label, easiest first; ``call_titles``: each call's
     name for players; each preset's ``players`` and ``dice`` bounds, ``[low, high]`` with
     ``high`` null for none, its ``table`` as players read it and the ``table_line`` that says it,
     null for any table, and ``fits_demo``, whether the demo can seat any table it takes), what
@@ -266,6 +270,8 @@ def catalog(locale: str = "en") -> dict[str, Any]:
     variants = []
     call_titles: dict[str, str] = {}
     for name, variant in installed().items():
+        if variant.info.example:  # a tutorial's or a test's plugin: not offered to players
+            continue
         for call in variant.calls:
             call_titles[call.name] = render(call.title, locale)
         variants.append(
@@ -316,7 +322,12 @@ def catalog(locale: str = "en") -> dict[str, Any]:
         ],
         "bot_kinds": list(bot_kinds()),
         "bots": [
-            {"kind": kind, "level": bot_level(kind), "label": render(bot_label(kind), locale)}
+            {
+                "kind": kind,
+                "level": bot_level(kind),
+                "title": render(bot_title(kind), locale),
+                "label": render(bot_label(kind), locale),
+            }
             for kind in by_level(bot_kinds())
         ],
         "call_titles": call_titles,

@@ -31,6 +31,7 @@ from werkzeug.utils import cached_property
 from werkzeug.wrappers import Response
 
 from liarsdice import i18n
+from liarsdice.bots import bot_kinds, bot_title
 from liarsdice.i18n import LANGUAGE_NAMES, LOCALES
 
 DOMAIN = "liarsdice_demo"
@@ -137,8 +138,12 @@ def init_app(app: Flask) -> None:
 
 # --- words shared by pages and scripts ----------------------------------------------------------
 
-LEVELS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
-"""Core's bot levels (:data:`liarsdice.bots.LEVELS`, plain English words) as players read them."""
+
+def bot_words(kind: str, locale: str) -> str:
+    """What players call bot ``kind`` inside a sentence in ``locale``: its title
+    (:func:`liarsdice.bots.bot_title`) from a small letter, "hard bot", "складний бот"."""
+    title = bot_title(kind).render(locale)
+    return title[:1].lower() + title[1:]
 
 
 STATUSES = {
@@ -219,10 +224,11 @@ def _client_text(locale: str) -> dict[str, Any]:
         ),
         "yourTurnTitle": gettext("● Your turn — {title}"),
         "diceNow": plural_forms(lambda n: ngettext("{n} die → {after}", "{n} dice → {after}", n)),
-        "out": gettext("out"),
+        "out": gettext("out"),  # a seat that is out of the game (now or since earlier rounds)
+        "goesOut": gettext("goes out"),  # a loser this ruling puts out of the game
         "away": gettext("away"),
         "standIn": gettext("away — bot playing"),
-        "botSeat": gettext(" · bot, {level}"),
+        "botSeat": gettext(" · {bot}"),
         "botName": gettext("{name} (bot)"),
         "connected": gettext("connected"),
         "connectedAs": gettext("connected · you are {name}"),
@@ -268,7 +274,7 @@ def _client_text(locale: str) -> dict[str, Any]:
             "You now play this seat in another tab: this tab is disconnected."
         ),
         "waiting": gettext("Waiting for players: {taken} of {seats} seated. "),
-        "emptyBots": gettext("Empty seats get {level} bots when the host starts."),
+        "emptyBots": gettext("Empty seats get bots when the host starts: {bot}."),
         "emptyDropped": gettext("Empty seats are dropped when the host starts."),
         "privateAsk": gettext(" This table is private: ask its host for the share link to sit."),
         "removeTitle": gettext("Remove {name}: they cannot sit here again"),
@@ -277,7 +283,7 @@ def _client_text(locale: str) -> dict[str, Any]:
         "empty": gettext("empty"),
         "bulletsTitle": gettext("bullets in the revolver / chambers"),
         "bullets": plural_forms(
-            lambda n: ngettext("{n}/{chambers} bullet", "{n}/{chambers} bullets", n)
+            lambda n: ngettext("{n} bullet of {chambers}", "{n} bullets of {chambers}", n)
         ),
         "counted": gettext("Counted faces: {faces}"),
         "onTable": gettext("{name} bid {bid}"),
@@ -301,7 +307,7 @@ def _client_text(locale: str) -> dict[str, Any]:
         "wonGame": gettext("{player} wins the game!"),
         "wonTogether": gettext("{players} win the game!"),
         "secondsLeft": plural_forms(lambda n: ngettext("{n} second left", "{n} seconds left", n)),
-        "levels": {level: gettext(word) for level, word in LEVELS.items()},
+        "bots": {kind: bot_words(kind, locale) for kind in bot_kinds()},
     }
 
 

@@ -147,7 +147,7 @@ def leaderboard() -> str:
     """Rated players, best first."""
     return render_template(
         "leaderboard.html",
-        board=history.leaderboard(get_db()),
+        board=history.leaderboard(get_db(), locale=page_locale()),
         rating_explained=ratings.explained(),
     )
 
@@ -161,11 +161,13 @@ def player(player_id: int) -> str:
     row = player_by_id(db, player_id)
     if row is None:
         abort(404, description=gettext("No such player."))
-    entry = next((e for e in history.leaderboard(db, 10_000) if e["id"] == player_id), None)
+    entry = next(
+        (e for e in history.leaderboard(db, 10_000, page_locale()) if e["id"] == player_id), None
+    )
     return render_template(
         "player.html",
         player=row,
-        name=display_name(row["nickname"], row["bot_kind"]),
+        name=display_name(row["nickname"], row["bot_kind"], page_locale()),
         entry=entry,
         games=[
             {**game, "title": titles.game_title(game, page_locale())}

@@ -36,6 +36,7 @@ def liarsdice_variant_info() -> VariantInfo:
         conflicts=("dice-loss",),
         provides=("dice-economy",),
         economics=True,
+        example=True,  # this tutorial's example: the demo's lobby does not offer it (drop it)
     )
 
 
