@@ -45,7 +45,7 @@ from liarsdice.testing import (
     play_game,
 )
 from liarsdice.testing.driver import PlayedGame, StartRound, Step, timeline
-from liarsdice.testing.plugins import extra_variants
+from liarsdice.testing.plugins import NATURAL_ACE, extra_variants
 
 GameLaw = laws.GameLaw
 
@@ -211,6 +211,29 @@ def test_a_miscount_breaks_the_one_loser_law(broken: Callable[..., Ruleset]) -> 
 
 
 # --- economics and dice ---------------------------------------------------------------------------
+
+
+def test_counting_that_reads_the_hidden_dice_breaks_the_blind_count_law() -> None:
+    with extra_variants({"natural-ace": NATURAL_ACE}):
+        rules = Ruleset.build(["dice-loss", "natural-ace"])
+        violation = first_violation(rules, laws.counting_ignores_hidden_dice)
+    assert violation.law == laws.BLIND_COUNT
+    assert "natural-ace's liarsdice_matching_faces" in violation.detail
+    assert "never on a die under a cup" in violation.detail
+
+
+def test_counting_that_reads_public_facts_keeps_the_blind_count_law(
+    broken: Callable[..., Ruleset],
+) -> None:
+    @hookimpl
+    def liarsdice_matching_faces(state: GameState, face: int) -> frozenset[int] | None:
+        # ones stop being wild once three bids are on the table: public, so allowed
+        assert state.round is not None
+        return frozenset({face}) if len(state.round.bids) >= 3 else None
+
+    rules = broken("late-locking", liarsdice_matching_faces)
+    for game in games(rules, count=10):
+        laws.counting_ignores_hidden_dice(rules, game.steps)
 
 
 def test_regaining_dice_beyond_the_start_is_caught(broken: Callable[..., Ruleset]) -> None:
