@@ -34,6 +34,7 @@ from liarsdice import (
 )
 from liarsdice.events import BidMade
 from liarsdice.models import BidAction
+from liarsdice.options import CallStakes, Payoff
 from liarsdice.reducer import InvalidEvent
 from liarsdice.rulestext import RulesText
 from liarsdice.testing import (
@@ -234,6 +235,23 @@ def test_counting_that_reads_public_facts_keeps_the_blind_count_law(
     rules = broken("late-locking", liarsdice_matching_faces)
     for game in games(rules, count=10):
         laws.counting_ignores_hidden_dice(rules, game.steps)
+
+
+def test_stakes_that_misstate_the_ruling_break_the_stakes_law(
+    broken: Callable[..., Ruleset],
+) -> None:
+    @hookimpl
+    def liarsdice_call_stakes(call: str) -> CallStakes | None:
+        # says a challenge is right when the bid is true: the bots would challenge true bids
+        if call != "challenge":
+            return None
+        return CallStakes("true", right=Payoff(bidder=1), wrong=Payoff(caller=1))
+
+    rules = broken("misstated", liarsdice_call_stakes)
+    violation = first_violation(rules, laws.calls_deal_their_stakes)
+    assert violation.law == laws.STAKES
+    assert "misstated's liarsdice_call_stakes" in violation.detail
+    laws.calls_deal_their_stakes(Ruleset.build(["dice-loss"]), sound_game().steps)
 
 
 def test_regaining_dice_beyond_the_start_is_caught(broken: Callable[..., Ruleset]) -> None:

@@ -6,6 +6,8 @@ distinct living players, and counts what an independent recount of the rolls fin
 :func:`counting_ignores_hidden_dice` holds ``matching_faces`` to the contract the odds and the bots
 rely on: each unseen die counts on its own, so the faces that count may depend on anything public
 (options, bids, plugin state, dice face up) but not on a die under a cup.
+:func:`calls_deal_their_stakes` holds each ruling to what its call kind declares it stakes
+(``liarsdice_call_stakes``), which is what the bots weigh.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from liarsdice.testing.driver import Step, show_bid, show_state, timeline
 from liarsdice.testing.laws._common import (
     BLIND_COUNT,
     ONE_LOSER,
+    STAKES,
     LawViolation,
     answered_by,
     at_step,
@@ -181,3 +184,48 @@ def _changed(rules: Ruleset, state: GameState, dealt: GameState, face: int) -> s
         != call_on(name, rules.pm, hook, state=dealt, face=face, options=rules.options)
     ]
     return f"changed by {' and '.join(changed) or 'no plugin'}'s {hook}"
+
+
+def calls_deal_their_stakes(rules: Ruleset, steps: Sequence[Step]) -> None:
+    """Every ruling on a call whose kind declares its stakes (:meth:`Ruleset.call_stakes`) is
+    right (``success``) exactly when the stakes say, by the count and the quantity, and names as
+    losers exactly who that outcome's :class:`~liarsdice.options.Payoff` says takes a lost round
+    (the caller, the bidder, every other living player): the bots weigh the call by those stakes.
+    """
+    for step in timeline(steps):
+        state = step.state
+        for event in step.events:
+            if not isinstance(event, RoundResolved) or event.resolution.count is None:
+                continue
+            ruling = event.resolution
+            stakes = rules.call_stakes(ruling.call)
+            if stakes is None or state is None:
+                continue
+            count, quantity = ruling.count, ruling.bid.quantity
+            right = {
+                "false": count < quantity,
+                "exact": count == quantity,
+                "true": count >= quantity,
+            }[stakes.right_when]
+            payoff = stakes.right if right else stakes.wrong
+            others = [
+                p.name
+                for p in state.players
+                if p.alive and p.name not in (ruling.caller, ruling.bidder)
+            ]
+            losers = {
+                *([ruling.caller] if payoff.caller else []),
+                *([ruling.bidder] if payoff.bidder else []),
+                *(others if payoff.others else []),
+            }
+            if ruling.success != right or set(ruling.losers) != losers:
+                declared = answered_by(rules, "liarsdice_call_stakes", call=ruling.call)
+                raise LawViolation(
+                    STAKES,
+                    rules,
+                    f"{count} counted for {show_bid(ruling.bid)}: by the stakes {declared} "
+                    f"declares ({stakes}), the {ruling.call} call is "
+                    f"{'right' if right else 'wrong'} and {sorted(losers) or 'nobody'} lose; "
+                    f"ruled {ruling}",
+                    at_step(step),
+                )
