@@ -172,7 +172,9 @@ it)."""
 
 def _lost_rounds(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if type(value) is not int or value < 0:
-        raise ValueError(f"Payoff.{attribute.name} is a number of lost rounds (0 or more), not {value!r}")
+        raise ValueError(
+            f"Payoff.{attribute.name} is a number of lost rounds (0 or more), not {value!r}"
+        )
 
 
 @attrs.frozen

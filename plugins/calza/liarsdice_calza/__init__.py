@@ -102,10 +102,8 @@ def liarsdice_register_calls(calls: CallRegistry) -> None:
 def liarsdice_call_stakes(call: str, options: Options) -> CallStakes | None:
     if call != EXACT:
         return None
-    if options["calza.reward"] == "table-pays":
-        right = Payoff(bidder=1, others=1)  # every other living player takes a lost round
-    else:
-        right = Payoff(regains=1)
+    pays = options["calza.reward"] == "table-pays"  # every other living player loses a round
+    right = Payoff(bidder=1, others=1) if pays else Payoff(regains=1)
     return CallStakes("exact", right=right, wrong=Payoff(caller=1))
 
 

@@ -21,7 +21,8 @@ A law that needs a plugin's own facts is built by a factory and added to :data:`
 
 The laws live by concern: :mod:`.ordering` (bid order, legal-move enumeration),
 :mod:`.variant_order` (variants that change the same thing declare an order), :mod:`.counting`
-(rulings, counting the odds can trust, and the stakes calls declare), :mod:`.economy` (dice and public facts), :mod:`.flow` (which moves are accepted),
+(rulings, counting the odds can trust, and the stakes calls declare), :mod:`.economy` (dice and
+public facts), :mod:`.flow` (which moves are accepted),
 :mod:`.liveness` (rounds and games end), :mod:`.memo` (memoised hook answers), :mod:`.records`
 (replay, JSON, seeds), :mod:`.turns` (the order of play, checked in games played beside the
 anticlockwise test variant), :mod:`.privacy` and :mod:`.public_log` (what each viewer may see);

@@ -20,6 +20,7 @@ import attrs
 from liarsdice.discovery import call_on
 from liarsdice.events import RoundResolved
 from liarsdice.models import CallAction, GameState, Resolution, remove_dice
+from liarsdice.options import Payoff
 from liarsdice.ruleset import FACES, Ruleset
 from liarsdice.testing.driver import Step, show_bid, show_state, timeline
 from liarsdice.testing.laws._common import (
@@ -193,39 +194,38 @@ def calls_deal_their_stakes(rules: Ruleset, steps: Sequence[Step]) -> None:
     (the caller, the bidder, every other living player): the bots weigh the call by those stakes.
     """
     for step in timeline(steps):
-        state = step.state
         for event in step.events:
-            if not isinstance(event, RoundResolved) or event.resolution.count is None:
+            if not isinstance(event, RoundResolved) or step.state is None:
                 continue
             ruling = event.resolution
             stakes = rules.call_stakes(ruling.call)
-            if stakes is None or state is None:
+            if stakes is None or ruling.count is None or ruling.bid is None:
                 continue
-            count, quantity = ruling.count, ruling.bid.quantity
             right = {
-                "false": count < quantity,
-                "exact": count == quantity,
-                "true": count >= quantity,
+                "false": ruling.count < ruling.bid.quantity,
+                "exact": ruling.count == ruling.bid.quantity,
+                "true": ruling.count >= ruling.bid.quantity,
             }[stakes.right_when]
-            payoff = stakes.right if right else stakes.wrong
-            others = [
-                p.name
-                for p in state.players
-                if p.alive and p.name not in (ruling.caller, ruling.bidder)
-            ]
-            losers = {
-                *([ruling.caller] if payoff.caller else []),
-                *([ruling.bidder] if payoff.bidder else []),
-                *(others if payoff.others else []),
-            }
+            losers = _losers(step.state, ruling, stakes.right if right else stakes.wrong)
             if ruling.success != right or set(ruling.losers) != losers:
                 declared = answered_by(rules, "liarsdice_call_stakes", call=ruling.call)
                 raise LawViolation(
                     STAKES,
                     rules,
-                    f"{count} counted for {show_bid(ruling.bid)}: by the stakes {declared} "
-                    f"declares ({stakes}), the {ruling.call} call is "
+                    f"{ruling.count} counted for {show_bid(ruling.bid)}: by the stakes "
+                    f"{declared} declares ({stakes}), the {ruling.call} call is "
                     f"{'right' if right else 'wrong'} and {sorted(losers) or 'nobody'} lose; "
                     f"ruled {ruling}",
                     at_step(step),
                 )
+
+
+def _losers(state: GameState, ruling: Resolution, payoff: Payoff) -> set[str]:
+    """Who ``payoff`` says takes a lost round, in the ruling on a call at ``state``."""
+    named = (ruling.caller, ruling.bidder)
+    others = [p.name for p in state.players if p.alive and p.name not in named]
+    return {
+        *([ruling.caller] if payoff.caller else []),
+        *([ruling.bidder] if payoff.bidder and ruling.bidder is not None else []),
+        *(others if payoff.others else []),
+    }
