@@ -15,7 +15,7 @@ from liarsdice.bots import LEVELS, bot_kinds, bot_label, bot_level, by_level, ma
 from liarsdice.bots._play import Table, loss_cost
 from liarsdice.bots.bayes_bot import BayesBot, Beliefs
 from liarsdice.bots.odds_bot import OddsBot
-from liarsdice.errors import RulesetError
+from liarsdice.errors import BadHookResult, RulesetError
 from liarsdice.models import Action, BidAction, CallAction, GameState, Resolution
 from liarsdice.options import CallRegistry, CallStakes, Payoff
 from liarsdice.ruleset import installed
@@ -304,6 +304,23 @@ def test_a_call_kind_without_stakes_is_never_made_by_the_bots(
     for kind in KINDS:
         bot: Any = make_bot(kind, rules, Random(0))
         assert CallAction("Ann", "spot-on") not in bot.policy(view)
+
+
+def test_stakes_out_of_contract_are_refused_naming_plugin_and_hook(
+    install_plugins: Callable[[dict[str, Any]], None], plugin_factory: Callable[..., Any]
+) -> None:
+    @hookimpl
+    def liarsdice_call_stakes(call: str) -> Any:
+        return {"right_when": "exact"} if call == "challenge" else None
+
+    install_plugins({"sloppy": plugin_factory("sloppy", liarsdice_call_stakes)})
+    rules = Ruleset.build(["dice-loss", "sloppy"])
+    with pytest.raises(BadHookResult, match="sloppy's liarsdice_call_stakes .*a CallStakes"):
+        rules.call_stakes("challenge")
+    with pytest.raises(ValueError, match="lost rounds"):
+        Payoff(caller=-1)
+    with pytest.raises(ValueError, match="right_when"):
+        CallStakes("maybe", right=Payoff(), wrong=Payoff())
 
 
 # --- the revolver: more bullets, safer play ----------------------------------------------------

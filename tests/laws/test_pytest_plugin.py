@@ -99,11 +99,16 @@ def test_exclude_leaves_a_shipped_law_out_by_name(pytester: pytest.Pytester) -> 
     source = """
         import pytest
         pytestmark = pytest.mark.liarsdice_variant(
-            "unfair", plugin=Unfair, combine=False, exclude=["challenge_has_one_loser"]
+            "unfair",
+            plugin=Unfair,
+            combine=False,
+            exclude=["challenge_has_one_loser", "calls_deal_their_stakes"],
         )
     """
     result = run(pytester, BROKEN.split("pytestmark")[0] + textwrap.dedent(source), "-k", "alone")
-    result.assert_outcomes(passed=1)  # the only law it breaks is left out
+    # the only laws it breaks are left out: the challenge's, and the stakes the baseline
+    # declares for a challenge (its rulings no longer deal them)
+    result.assert_outcomes(passed=1)
 
 
 def test_exclude_names_an_unknown_law(pytester: pytest.Pytester) -> None:
