@@ -315,9 +315,9 @@ def test_stakes_out_of_contract_are_refused_naming_plugin_and_hook(
 
     install_plugins({"sloppy": plugin_factory("sloppy", liarsdice_call_stakes)})
     rules = Ruleset.build(["dice-loss", "sloppy"])
-    with pytest.raises(BadHookResult, match="sloppy's liarsdice_call_stakes .*a CallStakes"):
+    with pytest.raises(BadHookResult, match=r"sloppy's liarsdice_call_stakes .*a CallStakes"):
         rules.call_stakes("challenge")
-    with pytest.raises(ValueError, match="lost rounds"):
+    with pytest.raises(ValueError, match=r"Payoff\.caller counts lost rounds or dice"):
         Payoff(caller=-1)
     with pytest.raises(ValueError, match="right_when"):
         CallStakes("maybe", right=Payoff(), wrong=Payoff())

@@ -173,7 +173,7 @@ it)."""
 def _lost_rounds(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if type(value) is not int or value < 0:
         raise ValueError(
-            f"Payoff.{attribute.name} is a number of lost rounds (0 or more), not {value!r}"
+            f"Payoff.{attribute.name} counts lost rounds or dice: an int, 0 or more, not {value!r}"
         )
 
 

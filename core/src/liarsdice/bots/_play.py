@@ -243,8 +243,8 @@ def fallback(rules: Ruleset, table: Table) -> dict[Action, float]:
 
 
 INTERJECT_CHANCE = 0.5
-"""How likely a call out of turn must be to be right for the odds and bayes bots to make it:
-more likely right than wrong."""
+"""How likely a call out of turn must be to be right for the odds, bayes and mixed bots to make
+it: more likely right than wrong."""
 
 
 def call_out_of_turn(rules: Ruleset, view: PlayerView) -> Action | None:
