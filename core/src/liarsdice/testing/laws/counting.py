@@ -1,5 +1,6 @@
-"""The laws about counting: one loser per challenge, the bid stands iff the count reaches the
-quantity, and which faces count does not depend on the dice under the cups.
+"""The laws about counting: rulings, faces counted from public facts, and the stakes of calls.
+
+One loser per challenge, and the bid stands iff the count reaches the quantity.
 
 :func:`challenge_has_one_loser` also checks that every ruling is about the call just made, names
 distinct living players, and counts what an independent recount of the rolls finds.
