@@ -90,6 +90,10 @@ HOOK_TESTS = {
         "test_half_window_refuses_exact_once_13_of_25_dice_are_out",
     ),
     "liarsdice_resolve_call": ("tests/core/test_standard.py", "test_challenge_resolution"),
+    "liarsdice_call_stakes": (
+        "tests/core/test_bots.py",
+        "test_bots_weigh_a_third_party_call_kind_by_its_declared_stakes",
+    ),
     "liarsdice_settle": (
         "plugins/dice_loss/tests/test_dice_loss.py",
         "test_settle_takes_one_die_from_each_loser",

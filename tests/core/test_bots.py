@@ -24,8 +24,9 @@ from liarsdice.bots import (
 from liarsdice.bots._play import Table, loss_cost
 from liarsdice.bots.bayes_bot import BayesBot, Beliefs
 from liarsdice.bots.odds_bot import OddsBot
-from liarsdice.errors import RulesetError
-from liarsdice.models import Action, BidAction, CallAction, GameState
+from liarsdice.errors import BadHookResult, RulesetError
+from liarsdice.models import Action, BidAction, CallAction, GameState, Resolution
+from liarsdice.options import CallRegistry, CallStakes, Payoff
 from liarsdice.ruleset import installed
 from liarsdice.tournament import play_game
 from liarsdice.views import PlayerView, player_view
@@ -255,6 +256,99 @@ def test_bots_make_exact_calls_when_the_rules_have_them() -> None:
             actions = _play(rules, ["odds", "bayes", "odds", "bayes"], seed, dice=5)
             kinds[preset] += sum(isinstance(a, CallAction) and a.kind == "exact" for a in actions)
     assert all(count > 0 for count in kinds.values()), kinds
+
+
+SPOT_ON = CallStakes("exact", right=Payoff(bidder=1, others=1), wrong=Payoff(caller=1))
+
+
+def spot_on_plugin(plugin_factory: Callable[..., Any], *, stakes: bool) -> Any:
+    """A third-party call kind, "spot-on": the bid is exactly right, and every other living
+    player loses a round; a miss costs the caller one. With ``stakes``, it says so to the bots."""
+
+    @hookimpl
+    def liarsdice_register_calls(calls: CallRegistry) -> None:
+        calls.add("spot-on", "the bid is exactly right: everyone else loses a round")
+
+    @hookimpl
+    def liarsdice_resolve_call(
+        state: GameState, player: str, call: str, count: int
+    ) -> Resolution | None:
+        if call != "spot-on":
+            return None
+        assert state.round is not None
+        placed = state.round.bids[-1]
+        right = count == placed.bid.quantity
+        others = tuple(p.name for p in state.players if p.alive and p.name != player)
+        losers, winners = (others, (player,)) if right else ((player,), (placed.player,))
+        return Resolution(call, player, placed.player, placed.bid, count, right, losers, winners)
+
+    @hookimpl
+    def liarsdice_call_stakes(call: str) -> CallStakes | None:
+        return SPOT_ON if call == "spot-on" else None
+
+    hooks = [liarsdice_register_calls, liarsdice_resolve_call]
+    return plugin_factory("spot-on", *hooks, *([liarsdice_call_stakes] if stakes else []))
+
+
+def _spot_on_position(rules: Ruleset) -> PlayerView:
+    """Ann holds three fives and Ben one unseen die; Ben bids three fives (ones not wild): the
+    bid is true for certain, and exactly right unless Ben's die is a five (5/6)."""
+    game = Game(rules, ["Ann", "Ben"], Random(0), dice_per_player=3)
+    game.start_round({"Ann": [2, 2, 2], "Ben": [3, 3, 3]})
+    game.bid("Ann", 3, 2)
+    game.call("Ben")  # three twos: Ben loses a die, and opens
+    game.start_round({"Ann": [2, 2, 2], "Ben": [3, 3]})
+    game.bid("Ben", 3, 3)
+    game.call("Ann")  # two threes: Ben loses another
+    game.start_round({"Ann": [5, 5, 5], "Ben": [2]})
+    game.bid("Ben", 3, 5)
+    return game.view("Ann")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_bots_weigh_a_third_party_call_kind_by_its_declared_stakes(
+    kind: str,
+    install_plugins: Callable[[dict[str, Any]], None],
+    plugin_factory: Callable[..., Any],
+) -> None:
+    install_plugins({"spot-on": spot_on_plugin(plugin_factory, stakes=True)})
+    rules = Ruleset.build(["dice-loss", "spot-on"], {"standard.wild_ones": False})
+    assert rules.call_stakes("spot-on") == SPOT_ON
+    view = _spot_on_position(rules)
+    bot: Any = make_bot(kind, rules, Random(0))
+    best = _pick(bot, view, "Ann", 0)
+    assert best.action == CallAction("Ann", "spot-on")
+    assert best.wins > 0.5  # right with 5/6 on the dice alone
+    assert max(bot.policy(view).items(), key=lambda item: item[1])[0] == best.action
+
+
+def test_a_call_kind_without_stakes_is_never_made_by_the_bots(
+    install_plugins: Callable[[dict[str, Any]], None], plugin_factory: Callable[..., Any]
+) -> None:
+    install_plugins({"spot-on": spot_on_plugin(plugin_factory, stakes=False)})
+    rules = Ruleset.build(["dice-loss", "spot-on"], {"standard.wild_ones": False})
+    assert rules.call_stakes("spot-on") is None
+    view = _spot_on_position(rules)
+    for kind in KINDS:
+        bot: Any = make_bot(kind, rules, Random(0))
+        assert CallAction("Ann", "spot-on") not in bot.policy(view)
+
+
+def test_stakes_out_of_contract_are_refused_naming_plugin_and_hook(
+    install_plugins: Callable[[dict[str, Any]], None], plugin_factory: Callable[..., Any]
+) -> None:
+    @hookimpl
+    def liarsdice_call_stakes(call: str) -> Any:
+        return {"right_when": "exact"} if call == "challenge" else None
+
+    install_plugins({"sloppy": plugin_factory("sloppy", liarsdice_call_stakes)})
+    rules = Ruleset.build(["dice-loss", "sloppy"])
+    with pytest.raises(BadHookResult, match=r"sloppy's liarsdice_call_stakes .*a CallStakes"):
+        rules.call_stakes("challenge")
+    with pytest.raises(ValueError, match=r"Payoff\.caller counts lost rounds or dice"):
+        Payoff(caller=-1)
+    with pytest.raises(ValueError, match="right_when"):
+        CallStakes("maybe", right=Payoff(), wrong=Payoff())
 
 
 # --- the revolver: more bullets, safer play ----------------------------------------------------

@@ -34,6 +34,7 @@ from liarsdice import (
 )
 from liarsdice.events import BidMade
 from liarsdice.models import BidAction
+from liarsdice.options import CallStakes, Payoff
 from liarsdice.reducer import InvalidEvent
 from liarsdice.rulestext import RulesText
 from liarsdice.testing import (
@@ -45,7 +46,7 @@ from liarsdice.testing import (
     play_game,
 )
 from liarsdice.testing.driver import PlayedGame, StartRound, Step, timeline
-from liarsdice.testing.plugins import extra_variants
+from liarsdice.testing.plugins import NATURAL_ACE, extra_variants
 
 GameLaw = laws.GameLaw
 
@@ -211,6 +212,46 @@ def test_a_miscount_breaks_the_one_loser_law(broken: Callable[..., Ruleset]) -> 
 
 
 # --- economics and dice ---------------------------------------------------------------------------
+
+
+def test_counting_that_reads_the_hidden_dice_breaks_the_blind_count_law() -> None:
+    with extra_variants({"natural-ace": NATURAL_ACE}):
+        rules = Ruleset.build(["dice-loss", "natural-ace"])
+        violation = first_violation(rules, laws.counting_ignores_hidden_dice)
+    assert violation.law == laws.BLIND_COUNT
+    assert "natural-ace's liarsdice_matching_faces" in violation.detail
+    assert "never on a die under a cup" in violation.detail
+
+
+def test_counting_that_reads_public_facts_keeps_the_blind_count_law(
+    broken: Callable[..., Ruleset],
+) -> None:
+    @hookimpl
+    def liarsdice_matching_faces(state: GameState, face: int) -> frozenset[int] | None:
+        # ones stop being wild once three bids are on the table: public, so allowed
+        assert state.round is not None
+        return frozenset({face}) if len(state.round.bids) >= 3 else None
+
+    rules = broken("late-locking", liarsdice_matching_faces)
+    for game in games(rules, count=10):
+        laws.counting_ignores_hidden_dice(rules, game.steps)
+
+
+def test_stakes_that_misstate_the_ruling_break_the_stakes_law(
+    broken: Callable[..., Ruleset],
+) -> None:
+    @hookimpl
+    def liarsdice_call_stakes(call: str) -> CallStakes | None:
+        # says a challenge is right when the bid is true: the bots would challenge true bids
+        if call != "challenge":
+            return None
+        return CallStakes("true", right=Payoff(bidder=1), wrong=Payoff(caller=1))
+
+    rules = broken("misstated", liarsdice_call_stakes)
+    violation = first_violation(rules, laws.calls_deal_their_stakes)
+    assert violation.law == laws.STAKES
+    assert "misstated's liarsdice_call_stakes" in violation.detail
+    laws.calls_deal_their_stakes(Ruleset.build(["dice-loss"]), sound_game().steps)
 
 
 def test_regaining_dice_beyond_the_start_is_caught(broken: Callable[..., Ruleset]) -> None:

@@ -99,11 +99,16 @@ def test_exclude_leaves_a_shipped_law_out_by_name(pytester: pytest.Pytester) -> 
     source = """
         import pytest
         pytestmark = pytest.mark.liarsdice_variant(
-            "unfair", plugin=Unfair, combine=False, exclude=["challenge_has_one_loser"]
+            "unfair",
+            plugin=Unfair,
+            combine=False,
+            exclude=["challenge_has_one_loser", "calls_deal_their_stakes"],
         )
     """
     result = run(pytester, BROKEN.split("pytestmark")[0] + textwrap.dedent(source), "-k", "alone")
-    result.assert_outcomes(passed=1)  # the only law it breaks is left out
+    # the only laws it breaks are left out: the challenge's, and the stakes the baseline
+    # declares for a challenge (its rulings no longer deal them)
+    result.assert_outcomes(passed=1)
 
 
 def test_exclude_names_an_unknown_law(pytester: pytest.Pytester) -> None:
@@ -142,6 +147,47 @@ def test_a_broken_variant_fails_with_the_law_and_a_shrunk_game(pytester: pytest.
         ]
     )
     assert "Traceback" not in result.stdout.str()
+
+
+NATURAL_ACE = """
+import pytest
+from liarsdice import GameState, VariantInfo, hookimpl
+
+
+class NaturalAce:
+    \"\"\"Wild ones count toward a face only beside a natural of it, as a stranger writes it.\"\"\"
+
+    @staticmethod
+    @hookimpl
+    def liarsdice_variant_info():
+        return VariantInfo("Natural ace", "wild ones count only beside a natural")
+
+    @staticmethod
+    @hookimpl
+    def liarsdice_matching_faces(state: GameState, face: int):
+        if face == 1 or state.round is None:
+            return None
+        dice = [die for roll in state.round.rolls.values() for die in roll]
+        return None if face in dice else frozenset({face})
+
+
+pytestmark = pytest.mark.liarsdice_variant("natural-ace", plugin=NaturalAce, combine=False)
+"""
+
+
+def test_counting_the_odds_cannot_price_is_refused_naming_plugin_and_hook(
+    pytester: pytest.Pytester,
+) -> None:
+    result = run(pytester, NATURAL_ACE, "-k", "alone")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*law violated: which faces count toward a bid does not depend on the dice under the "
+            "cups*",
+            "*(changed by natural-ace's liarsdice_matching_faces); the odds and the bots count "
+            "each unseen die on its own*",
+        ]
+    )
 
 
 OWN_LAW = """

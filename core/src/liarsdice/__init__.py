@@ -31,7 +31,7 @@ from liarsdice.models import (
     RoundState,
     TimeoutAction,
 )
-from liarsdice.options import CallRegistry, OptionRegistry, Options, VariantInfo
+from liarsdice.options import CallRegistry, CallStakes, OptionRegistry, Options, Payoff, VariantInfo
 from liarsdice.reads import reads
 from liarsdice.ruleset import Ruleset
 
@@ -41,6 +41,7 @@ __all__ = [
     "BidAction",
     "CallAction",
     "CallRegistry",
+    "CallStakes",
     "DiceChanged",
     "DiceRerolled",
     "DiceShown",
@@ -54,6 +55,7 @@ __all__ = [
     "OptionRegistry",
     "Options",
     "Payload",
+    "Payoff",
     "PlayerState",
     "PluginError",
     "PluginStateSet",

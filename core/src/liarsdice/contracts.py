@@ -23,6 +23,7 @@ from liarsdice.errors import BadHookResult, HookFailed, IllegalAction, PluginErr
 from liarsdice.events import EFFECT_TYPES
 from liarsdice.i18n import Text
 from liarsdice.models import Bid, GameState, Resolution
+from liarsdice.options import CallStakes
 from liarsdice.rulestext import RulesText
 
 PASS_THROUGH = (PluginError, RulesetError, IllegalAction)
@@ -365,6 +366,10 @@ CONTRACTS: Mapping[str, Contract] = {
     "liarsdice_bid_made": Contract("a list of effects", _effects, fast=_EFFECTS_CHECK),
     "liarsdice_call_made": Contract("a list of effects", _effects, fast=_EFFECTS_CHECK),
     # Called on each plugin on its own (call_one), not through Hooks:
+    "liarsdice_call_stakes": Contract(
+        "a CallStakes or None",
+        _expecting("a CallStakes or None", lambda answer: isinstance(answer, CallStakes)),
+    ),
     "liarsdice_combination_problem": Contract(_REASON, _expecting(_REASON, _reason)),
     "liarsdice_table_problem": Contract(_REASON, _expecting(_REASON, _reason)),
     "liarsdice_payload_choices": Contract("a list of JSON values", _choices),

@@ -44,7 +44,7 @@ from liarsdice.events import Effect
 from liarsdice.i18n import Text
 from liarsdice.limits import GameLimit
 from liarsdice.models import JSON, Action, Bid, GameState, Payload, RankKey, Resolution
-from liarsdice.options import CallRegistry, OptionRegistry, Options, VariantInfo
+from liarsdice.options import CallRegistry, CallStakes, OptionRegistry, Options, VariantInfo
 from liarsdice.presets import PresetRegistry
 from liarsdice.rulestext import RulesText
 
@@ -236,6 +236,22 @@ def liarsdice_resolve_call(
     :param count: how many dice match the bid (counted with :func:`liarsdice_matching_faces`).
     :return: a :class:`~liarsdice.models.Resolution` naming losers and winners, or ``None`` if
         this plugin does not resolve that kind. Stops at the first non-``None`` result.
+    """
+
+
+@hookspec(firstresult=True)
+def liarsdice_call_stakes(call: str, options: Options) -> CallStakes | None:
+    """What a call of kind ``call`` stands to win or lose, for the bots: when it is right (the
+    bid on the table is false, exactly right or true, by the count) and what each outcome deals
+    out, in lost rounds to the caller, the bidder and each other living player, and dice the
+    caller regains (a :class:`~liarsdice.options.CallStakes`).
+
+    Answer it for each call kind you register that is settled by the count, as your
+    ``liarsdice_resolve_call`` and ``liarsdice_settle`` rule it; ``None`` for other kinds. The
+    odds, bayes and mixed bots weigh a call with stakes like a challenge or an exact call, and
+    never make a call without (a ``pass``, a doubt of one). Asked once per call kind and ruleset
+    (:meth:`liarsdice.Ruleset.call_stakes`); the baseline answers ``"challenge"``. Stops at the
+    first non-``None`` result.
     """
 
 

@@ -164,6 +164,48 @@ class CallKind:
         return self.label or self.name[:1].upper() + self.name[1:]
 
 
+RIGHT_WHEN = ("false", "exact", "true")
+"""When a call settled by the count is right: the bid on the table is false (the count is below
+its quantity: a challenge), exactly right (an exact call, "spot on"), or true (the count reaches
+it)."""
+
+
+def _lost_rounds(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if type(value) is not int or value < 0:
+        raise ValueError(
+            f"Payoff.{attribute.name} counts lost rounds or dice: an int, 0 or more, not {value!r}"
+        )
+
+
+@attrs.frozen
+class Payoff:
+    """What one outcome of a call deals out: how many lost rounds the ``caller``, the ``bidder``
+    (whose bid was called) and each of the ``others`` (every other living player) take, each
+    priced by the economics in play (a die, a pull of the trigger), and how many dice the caller
+    ``regains`` (up to the starting count)."""
+
+    caller: int = attrs.field(default=0, validator=_lost_rounds)
+    bidder: int = attrs.field(default=0, validator=_lost_rounds)
+    others: int = attrs.field(default=0, validator=_lost_rounds)
+    regains: int = attrs.field(default=0, validator=_lost_rounds)
+
+
+@attrs.frozen
+class CallStakes:
+    """What a call kind settled by the count stands to win or lose, for the bots
+    (``liarsdice_call_stakes``): the call is ``right`` when the bid on the table is
+    ``right_when`` (one of :data:`RIGHT_WHEN`), and each outcome deals out a :class:`Payoff`.
+
+    A challenge is ``CallStakes("false", right=Payoff(bidder=1), wrong=Payoff(caller=1))``; an
+    exact call where the table pays is ``CallStakes("exact", right=Payoff(bidder=1, others=1),
+    wrong=Payoff(caller=1))``.
+    """
+
+    right_when: str = attrs.field(validator=attrs.validators.in_(RIGHT_WHEN))
+    right: Payoff = attrs.field(validator=attrs.validators.instance_of(Payoff))
+    wrong: Payoff = attrs.field(validator=attrs.validators.instance_of(Payoff))
+
+
 class CallRegistry:
     """Passed to ``liarsdice_register_calls``; collects one plugin's call kinds."""
 

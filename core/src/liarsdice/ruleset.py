@@ -43,7 +43,7 @@ from liarsdice.i18n import Text, _
 from liarsdice.ladder import BidLadder
 from liarsdice.memo import Memos
 from liarsdice.models import JSON, Bid, RankKey
-from liarsdice.options import CallKind, Option
+from liarsdice.options import CallKind, CallStakes, Option
 from liarsdice.plan import StepPlan
 from liarsdice.presets import Preset
 
@@ -153,6 +153,7 @@ class Ruleset:
         self.wild_faces = self.face_rules.wild_faces
         #: The faces refused all game, or ``None``: :attr:`FaceRules.fixed_refusals`.
         self.fixed_refusals = self.face_rules.fixed_refusals
+        self._stakes: dict[str, CallStakes | None] = {}
 
     @classmethod
     def build(
@@ -268,6 +269,19 @@ class Ruleset:
             if problem is not None:
                 return _("{plugin}: {problem}", plugin=name, problem=problem)
         return None
+
+    def call_stakes(self, call: str) -> CallStakes | None:
+        """What a call of kind ``call`` stands to win or lose here (``liarsdice_call_stakes``:
+        the variants in precedence order, then the baseline), or ``None`` when no plugin says:
+        the bots then never make it on their own. Asked once per kind; a plugin whose answer
+        breaks the contract is a :class:`PluginError` naming it and the hook."""
+        if call not in self._stakes:
+            answers = (
+                call_one(name, self.pm, "liarsdice_call_stakes", call=call, options=self.options)
+                for name in (*self.order, BASELINE)
+            )
+            self._stakes[call] = next((a for a in answers if a is not None), None)
+        return self._stakes[call]
 
     def _out_of_turn(self, call: CallKind) -> bool:
         """Whether ``call`` is made out of turn in this ruleset (its flag, or its option's

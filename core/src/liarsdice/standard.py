@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from liarsdice.hookspecs import hookimpl
 from liarsdice.i18n import Text, _
 from liarsdice.models import Bid, GameState, PlacedBid, PlayerState, RankKey, Resolution
-from liarsdice.options import CallRegistry, OptionRegistry, Options, VariantInfo
+from liarsdice.options import CallRegistry, CallStakes, OptionRegistry, Options, Payoff, VariantInfo
 from liarsdice.presets import BUILT_IN, PresetRegistry
 from liarsdice.reads import reads
 from liarsdice.rulestext import RulesText
@@ -50,6 +50,15 @@ def liarsdice_register_calls(calls: CallRegistry) -> None:
         _("the bid on the table is a lie: lift the cups and count"),
         label=_("Challenge"),
     )
+
+
+CHALLENGE_STAKES = CallStakes("false", right=Payoff(bidder=1), wrong=Payoff(caller=1))
+"""A challenge is right when the bid is false: the bidder loses the round, else the caller."""
+
+
+@hookimpl
+def liarsdice_call_stakes(call: str) -> CallStakes | None:
+    return CHALLENGE_STAKES if call == "challenge" else None
 
 
 @hookimpl

@@ -41,7 +41,7 @@ from liarsdice import (
 )
 from liarsdice.events import Effect
 from liarsdice.i18n import Catalog, Text
-from liarsdice.options import CallRegistry, OptionRegistry
+from liarsdice.options import CallRegistry, CallStakes, OptionRegistry, Payoff
 from liarsdice.rulestext import RulesText
 
 _, _n = Catalog(__name__).markers()
@@ -96,6 +96,15 @@ def liarsdice_register_calls(calls: CallRegistry) -> None:
         label=_("Exact"),
         out_of_turn="anyone",  # only where calza.anyone is on
     )
+
+
+@hookimpl
+def liarsdice_call_stakes(call: str, options: Options) -> CallStakes | None:
+    if call != EXACT:
+        return None
+    pays = options["calza.reward"] == "table-pays"  # every other living player loses a round
+    right = Payoff(bidder=1, others=1) if pays else Payoff(regains=1)
+    return CallStakes("exact", right=right, wrong=Payoff(caller=1))
 
 
 @hookimpl

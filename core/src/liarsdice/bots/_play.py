@@ -10,11 +10,15 @@ Each choice gets the chance it loses the round and what it gains, and its value 
 ``gain - cost * lose``. Because only the ``cost * lose`` term grows with one's own bullets, a bot
 holding more bullets picks a choice that loses less often: it plays more safely.
 
-- **challenge** loses when the bid on the table is true: ``lose = P(true)``, ``gain =
-  P(false) * worth(bidder)``.
-- **exact** loses unless the count is exactly right: ``lose = 1 - P(exact)``, ``gain = P(exact) *
-  reward`` (``calza.reward``: the table pays — every other player takes a lost round — or one die
-  back).
+- **a call** is weighed by what its kind declares it stakes (``liarsdice_call_stakes``,
+  :meth:`Ruleset.call_stakes <liarsdice.Ruleset.call_stakes>`): it is right with the chance that
+  the bid on the table is false (a challenge), exactly right (an exact call) or true, and each
+  outcome deals out lost rounds (to the caller, the bidder, each other player) and dice regained.
+  ``lose`` is the caller's expected lost rounds, ``gain`` what the others' lost rounds are worth
+  to me, plus a die regained (worth what losing it would cost). A challenge: ``lose = P(true)``,
+  ``gain = P(false) * worth(bidder)``; calza's exact call: ``lose = 1 - P(exact)``, ``gain =
+  P(exact) * reward`` (the table pays, or one die back). A kind that declares no stakes is never
+  made on the bot's own choice.
 - **raise** is only tested if the next player challenges it, with chance ``c``, estimated as the
   chance the bid is false with every die unseen (a bid that looks unlikely gets challenged):
   ``lose = c * P(false)``, ``gain = c * P(true) * worth(next player)``.
@@ -33,6 +37,7 @@ import attrs
 from liarsdice import engine, odds
 from liarsdice.legality import lowest_raises
 from liarsdice.models import Action, Bid, BidAction, CallAction, GameState
+from liarsdice.options import CallStakes, Payoff
 from liarsdice.ruleset import FACES, Ruleset
 from liarsdice.views import PlayerView, SeatView, view_state
 
@@ -105,15 +110,21 @@ class Table:
         cost = loss_cost(self.rules, self.view, self.seats[player])
         return -cost if player in self.partners else cost * self.share
 
-    def exact_reward(self) -> float:
-        """What a successful exact call is worth to me under ``calza.reward``."""
-        reward = self.rules.options.get("calza.reward")
-        if reward == "table-pays":
-            return sum(self.worth(seat.name) for seat in self.alive)
-        if reward == "regain-die":
+    def dealt(self, payoff: Payoff) -> float:
+        """What ``payoff`` (one outcome of my call) is worth to me, my own lost rounds aside:
+        each other player's lost rounds at :meth:`worth`, and a die I regain at what losing it
+        would cost (nothing at the starting count)."""
+        rounds = {self.bidder: payoff.bidder}
+        worth = sum(
+            rounds.get(seat.name, payoff.others) * self.worth(seat.name)
+            for seat in self.alive
+            if seat.name != self.me
+        )
+        if payoff.regains:
             mine = self.seats[self.me].dice
-            return 1.0 / (mine + 1) if mine < self.view.dice_per_player else 0.0
-        return 0.0
+            regained = min(payoff.regains, self.view.dice_per_player - mine)
+            worth += sum(1.0 / (mine + n) for n in range(1, regained + 1))
+        return worth
 
     def prior_true(self, bid: Bid) -> float:
         """The chance ``bid`` is true with only the dice face up seen: how it looks to the other
@@ -165,16 +176,26 @@ def _bullets(view: PlayerView, seat: SeatView) -> int:
     return int(loaded.get(seat.name, 0)) if isinstance(loaded, Mapping) else 0
 
 
+def right_and_wrong(stakes: CallStakes, true: float, exact: float) -> tuple[float, float]:
+    """The chances a call with ``stakes`` is right and wrong, given the chance the bid on the
+    table is true and exactly right."""
+    if stakes.right_when == "false":
+        return 1.0 - true, true
+    if stakes.right_when == "exact":
+        return exact, 1.0 - exact
+    return true, 1.0 - true
+
+
 def call_choice(table: Table, kind: str, true: float, exact: float) -> Choice | None:
-    """The value of a call of ``kind`` given the chance the bid is true and exactly right."""
-    me = table.me
-    if kind == "challenge":
-        lose, gain = true, (1.0 - true) * table.worth(table.bidder)
-        return _choice(table, CallAction(me, kind), kind, None, 1.0 - true, lose, gain)
-    if kind == "exact":
-        lose, gain = 1.0 - exact, exact * table.exact_reward()
-        return _choice(table, CallAction(me, kind), kind, None, exact, lose, gain)
-    return None
+    """The value of a call of ``kind`` given the chance the bid is true and exactly right, by
+    the stakes its kind declares (``None`` for a kind that declares none)."""
+    stakes = table.rules.call_stakes(kind)
+    if stakes is None:
+        return None
+    right, wrong = right_and_wrong(stakes, true, exact)
+    lose = right * stakes.right.caller + wrong * stakes.wrong.caller
+    gain = right * table.dealt(stakes.right) + wrong * table.dealt(stakes.wrong)
+    return _choice(table, CallAction(table.me, kind), kind, None, right, lose, gain)
 
 
 def call_choices(table: Table, true: float, exact: float) -> list[Choice]:
@@ -222,21 +243,27 @@ def fallback(rules: Ruleset, table: Table) -> dict[Action, float]:
 
 
 INTERJECT_CHANCE = 0.5
-"""How likely an out-of-turn exact call must be to succeed for the odds and bayes bots to make it:
-more likely right than wrong."""
+"""How likely a call out of turn must be to be right for the odds, bayes and mixed bots to make
+it: more likely right than wrong."""
 
 
-def exact_interjection(rules: Ruleset, view: PlayerView) -> Action | None:
-    """An ``exact`` call out of turn, when the rules let ``view.viewer`` make one now and the bid
-    on the table is exactly true with at least :data:`INTERJECT_CHANCE` given the dice the viewer
-    sees; else ``None`` (other out-of-turn kinds are not understood, so never made)."""
-    if view.viewer is None or not view.bids or "exact" not in rules.out_of_turn:
+def call_out_of_turn(rules: Ruleset, view: PlayerView) -> Action | None:
+    """A call out of turn (calza's exact with ``calza.anyone``), when the rules let
+    ``view.viewer`` make one now and it is right with at least :data:`INTERJECT_CHANCE` given the
+    dice the viewer sees: the first such kind in the ruleset's order; else ``None`` (a kind that
+    declares no stakes is never made)."""
+    if view.viewer is None or not view.bids or not rules.out_of_turn:
         return None
     state = view_state(view)
-    if "exact" not in engine.legal_calls(rules, state, view.viewer):
-        return None
+    legal = engine.legal_calls(rules, state, view.viewer)
     bid = view.bids[-1].bid
-    look = odds.view_outlook(rules, view, bid.face, state)
-    return (
-        CallAction(view.viewer, "exact") if look.exactly(bid.quantity) >= INTERJECT_CHANCE else None
-    )
+    look = None
+    for kind in rules.out_of_turn:
+        stakes = rules.call_stakes(kind)
+        if stakes is None or kind not in legal:
+            continue
+        look = look or odds.view_outlook(rules, view, bid.face, state)
+        right, _ = right_and_wrong(stakes, look.at_least(bid.quantity), look.exactly(bid.quantity))
+        if right >= INTERJECT_CHANCE:
+            return CallAction(view.viewer, kind)
+    return None

@@ -48,7 +48,7 @@ from liarsdice.bots._play import (
     Table,
     best,
     call_choices,
-    exact_interjection,
+    call_out_of_turn,
     fallback,
     raise_choice,
 )
@@ -196,9 +196,9 @@ class BayesBot:
         return table, beliefs, found
 
     def interject(self, view: PlayerView) -> Action | None:
-        """Out of turn: calls exact when it is more likely right than wrong (on the dice seen,
-        as the odds bot does)."""
-        return exact_interjection(self.rules, view)
+        """Out of turn: makes a call the rules allow there (calza's exact) when it is more
+        likely right than wrong (on the dice seen, as the odds bot does)."""
+        return call_out_of_turn(self.rules, view)
 
     def policy(self, view: PlayerView) -> Policy:
         """The choice of highest value; when that is a raise, with chance ``bluff_rate * (1 -

@@ -34,7 +34,7 @@ for one die each, then from the store), ``"cached"`` (only what the store alread
 ``"off"``; ``store`` where solutions are kept (the process's by default, on disk as
 :func:`liarsdice.endgame.default_store` says).
 
-When the rules let calls be made out of turn, it calls exact there as the other bots do.
+When the rules let calls be made out of turn, it makes them there as the other bots do.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ from typing import Literal
 
 from liarsdice import endgame, odds
 from liarsdice.bots import Policy, sample
-from liarsdice.bots._play import Choice, Table, call_choices, exact_interjection, fallback
+from liarsdice.bots._play import Choice, Table, call_choices, call_out_of_turn, fallback
 from liarsdice.bots.bayes_bot import TILT_FOLLOW, TILT_OPEN, TILT_SWITCH, Beliefs
 from liarsdice.legality import raises_by_face
 from liarsdice.models import Action, Bid, BidAction
@@ -159,8 +159,9 @@ class MixedBot:
         return sample(self.policy(view), self.rng)
 
     def interject(self, view: PlayerView) -> Action | None:
-        """Out of turn: calls exact when it is more likely right than wrong."""
-        return exact_interjection(self.rules, view)
+        """Out of turn: makes a call the rules allow there (calza's exact) when it is more
+        likely right than wrong."""
+        return call_out_of_turn(self.rules, view)
 
 
 def _softmax(found: Sequence[Choice]) -> dict[Action, float]:

@@ -8,12 +8,13 @@ otherwise), whatever the other players have bid. On its turn the bot weighs thre
   true given its own dice (the lower one of equals);
 - a **challenge**, which wins when the bid on the table is false — so it challenges unlikely bids;
 - an **exact call**, when the rules have one and it pays: its chance of being exactly right times
-  the reward outweighs the cost of missing.
+  the reward outweighs the cost of missing; and any other call kind that declares its stakes
+  (``liarsdice_call_stakes``), priced the same way.
 
 It takes the one of highest value, always: its policy is certain (one action at probability 1).
-Out of turn, where the rules allow an exact call there
-(``calza.anyone``), it calls exact when that is more likely right than wrong
-(:func:`~liarsdice.bots._play.exact_interjection`). The cost of a lost round grows with its own
+Out of turn, where the rules allow a call there (calza's exact with
+``calza.anyone``), it makes it when that is more likely right than wrong
+(:func:`~liarsdice.bots._play.call_out_of_turn`). The cost of a lost round grows with its own
 bullets (or falling dice), so a bot with 4 bullets takes the choice that loses less often where one
 with none would gamble on a reward.
 """
@@ -29,7 +30,7 @@ from liarsdice.bots._play import (
     Table,
     best,
     call_choices,
-    exact_interjection,
+    call_out_of_turn,
     fallback,
     raise_choice,
 )
@@ -72,8 +73,9 @@ class OddsBot:
         return found
 
     def interject(self, view: PlayerView) -> Action | None:
-        """Out of turn: calls exact when it is more likely right than wrong."""
-        return exact_interjection(self.rules, view)
+        """Out of turn: makes a call the rules allow there (calza's exact) when it is more
+        likely right than wrong."""
+        return call_out_of_turn(self.rules, view)
 
     def policy(self, view: PlayerView) -> Policy:
         """The choice of highest value, for certain."""

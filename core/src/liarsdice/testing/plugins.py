@@ -8,7 +8,8 @@ out::
     with extra_variants({"my-variant": my_module}):
         rules = Ruleset.build(["dice-loss", "my-variant"])
 
-:class:`Immortal` is such a broken plugin, shared by the tests that need a game that cannot end.
+:class:`Immortal` is such a broken plugin, shared by the tests that need a game that cannot end;
+:class:`NaturalAce` one whose counting depends on the dice rolled, which the odds cannot price.
 :data:`ANTICLOCKWISE` is a sound one that the kit plays every variant beside: play passes to the
 right, to check that a variant's "next player" is the player who really plays next.
 """
@@ -87,6 +88,30 @@ class Immortal:
             for loser in resolution.losers
             if state.player(loser).dice == 1
         ]
+
+
+class NaturalAce:
+    """A real family the kit cannot price (install it as ``natural-ace``): wild ones count toward
+    a face only when at least one natural die of that face is on the table. It plays right (the
+    engine counts the revealed dice), but ``matching_faces`` then depends on the hidden dice, so
+    the odds, which count each unseen die on its own, are wrong: "2 fours" among 4 unseen dice is
+    true with 32.0%, not the 13.2% the binomial gives. The law "which faces count does not
+    depend on the dice rolled" refuses it."""
+
+    @hookimpl
+    def liarsdice_variant_info(self) -> VariantInfo:
+        return VariantInfo("Natural ace", "wild ones count only beside a natural")
+
+    @hookimpl
+    def liarsdice_matching_faces(self, state: GameState, face: int) -> frozenset[int] | None:
+        if face == 1 or state.round is None:
+            return None
+        natural = any(face in roll for roll in state.round.rolls.values())
+        return None if natural else frozenset({face})
+
+
+NATURAL_ACE = NaturalAce()
+"""The natural-ace family, by an importable name (the replay command names it)."""
 
 
 ANTICLOCKWISE_NAME = "anticlockwise"

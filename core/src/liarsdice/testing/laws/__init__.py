@@ -21,7 +21,8 @@ A law that needs a plugin's own facts is built by a factory and added to :data:`
 
 The laws live by concern: :mod:`.ordering` (bid order, legal-move enumeration),
 :mod:`.variant_order` (variants that change the same thing declare an order), :mod:`.counting`
-(rulings), :mod:`.economy` (dice and public facts), :mod:`.flow` (which moves are accepted),
+(rulings, counting the odds can trust, and the stakes calls declare), :mod:`.economy` (dice and
+public facts), :mod:`.flow` (which moves are accepted),
 :mod:`.liveness` (rounds and games end), :mod:`.memo` (memoised hook answers), :mod:`.records`
 (replay, JSON, seeds), :mod:`.turns` (the order of play, checked in games played beside the
 anticlockwise test variant), :mod:`.privacy` and :mod:`.public_log` (what each viewer may see);
@@ -37,6 +38,7 @@ from liarsdice.errors import PluginError
 from liarsdice.ruleset import Ruleset
 from liarsdice.testing.driver import Step, plugin_failure
 from liarsdice.testing.laws._common import APPLY as APPLY
+from liarsdice.testing.laws._common import BLIND_COUNT as BLIND_COUNT
 from liarsdice.testing.laws._common import DICE as DICE
 from liarsdice.testing.laws._common import ELIMINATED as ELIMINATED
 from liarsdice.testing.laws._common import ENUMERATION as ENUMERATION
@@ -53,11 +55,16 @@ from liarsdice.testing.laws._common import ORDER as ORDER
 from liarsdice.testing.laws._common import REPLAY as REPLAY
 from liarsdice.testing.laws._common import ROUNDS_END as ROUNDS_END
 from liarsdice.testing.laws._common import SAME_SEED as SAME_SEED
+from liarsdice.testing.laws._common import STAKES as STAKES
 from liarsdice.testing.laws._common import TEXT_ORDER as TEXT_ORDER
 from liarsdice.testing.laws._common import TEXT_TARGET as TEXT_TARGET
 from liarsdice.testing.laws._common import TURN_ORDER as TURN_ORDER
 from liarsdice.testing.laws._common import GameLaw, LawViolation, RulesetLaw
-from liarsdice.testing.laws.counting import challenge_has_one_loser
+from liarsdice.testing.laws.counting import (
+    calls_deal_their_stakes,
+    challenge_has_one_loser,
+    counting_ignores_hidden_dice,
+)
 from liarsdice.testing.laws.economy import (
     bullets_never_decrease,
     dice_change_only_through_effects,
@@ -132,6 +139,8 @@ GAME_LAWS: tuple[GameLaw, ...] = (
     legal_enumeration_agrees,
     rounds_end,
     challenge_has_one_loser,
+    counting_ignores_hidden_dice,
+    calls_deal_their_stakes,
     calls_are_ruled_by_one_variant,
     next_player_follows_turn_order,
     dice_change_only_through_effects,
@@ -158,6 +167,8 @@ _TITLES: dict[Callable[..., None], str] = {
     legal_enumeration_agrees: ENUMERATION,
     rounds_end: ROUNDS_END,
     challenge_has_one_loser: ONE_LOSER,
+    counting_ignores_hidden_dice: BLIND_COUNT,
+    calls_deal_their_stakes: STAKES,
     calls_are_ruled_by_one_variant: ONE_RULER,
     next_player_follows_turn_order: TURN_ORDER,
     dice_change_only_through_effects: DICE,
@@ -195,9 +206,11 @@ __all__ = [
     "bid_order",
     "bullets_never_decrease",
     "calls_are_ruled_by_one_variant",
+    "calls_deal_their_stakes",
     "challenge_has_one_loser",
     "check_game",
     "check_ruleset",
+    "counting_ignores_hidden_dice",
     "dice_change_only_through_effects",
     "eliminated_players_never_act",
     "game_has_one_winner",

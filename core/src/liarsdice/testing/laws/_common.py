@@ -21,6 +21,8 @@ ORDER = "bids form a strict total order"
 ENUMERATION = "legal-bid enumeration agrees with validation"
 ROUNDS_END = "every round ends within the bid ladder"
 ONE_LOSER = "a challenge has exactly one loser, and the bid stands iff count >= quantity"
+BLIND_COUNT = "which faces count toward a bid does not depend on the dice under the cups"
+STAKES = "a call's ruling deals what its kind declares it stakes"
 DICE = "dice stay within the starting count and change only through effects"
 ONE_WINNER = (
     "the game is over once one side is left, if not before, and every living player is among its "
