@@ -69,6 +69,11 @@ class CpuBudget:
         return max(0.0, -self.balance / self.share)
 
 
+def current_sleep(seconds: float) -> None:
+    """``time.sleep``, looked up when called: gevent patches it after this module is imported."""
+    time.sleep(seconds)
+
+
 def gevent_idle() -> None:
     """Wait until gevent's event loop has nothing else pending (no-op without gevent's patching:
     threads have no loop to be idle)."""
@@ -105,7 +110,7 @@ class HandshakeBudget:
         *,
         clock: Callable[[], float] = time.monotonic,
         cpu: Callable[[], float] = time.thread_time,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], None] = current_sleep,
         idle: Callable[[], None] = gevent_idle,
     ) -> None:
         if max_waiting < 1:
