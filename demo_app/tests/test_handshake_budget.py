@@ -91,9 +91,7 @@ def test_a_bad_setting_is_refused_with_its_reason(
 
 def test_the_app_refuses_a_bad_handshake_budget(tmp_path: Any) -> None:
     with pytest.raises(ValueError, match="handshake CPU share"):
-        create_app(
-            {**SETTINGS, "DATABASE": str(tmp_path / "x.sqlite"), "HANDSHAKE_CPU_SHARE": 2}
-        )
+        create_app({**SETTINGS, "DATABASE": str(tmp_path / "x.sqlite"), "HANDSHAKE_CPU_SHARE": 2})
 
 
 def test_a_handshake_waits_out_the_debt_then_for_the_idle_loop_and_is_charged_its_cpu() -> None:
