@@ -13,7 +13,9 @@ import socket
 import threading
 from typing import Any
 
+import gevent
 import pytest
+from gevent import socket as green_socket
 
 from liarsdice_demo import create_app
 from liarsdice_demo.edge.handshake_budget import CpuBudget, HandshakeBudget
@@ -111,6 +113,46 @@ def test_a_handshake_waits_out_the_debt_then_for_the_idle_loop_and_is_charged_it
     assert all(kind == "sleep" for kind, _ in fakes.calls[:-1])
     second.done()  # no CPU spent: nothing charged
     assert budget.debt() == 0 and budget.waiting == 0
+
+
+def test_under_gevent_every_pending_read_and_wake_up_goes_before_a_handshake() -> None:
+    """Ordering, not timing: a handshake asking first gets its turn only once the established
+    greenlets' wake-ups and their sockets' reads have all run."""
+    order: list[str] = []
+    budget = HandshakeBudget(0.5, 0.01, 8, sleep=gevent.sleep, idle=gevent.idle)
+    ours, theirs = green_socket.socketpair()
+
+    def handshake() -> None:
+        assert budget.wait_turn() is not None
+        order.append("handshake")
+
+    def established(name: str) -> None:
+        for step in range(3):
+            order.append(f"{name}{step}")
+            gevent.sleep(0)
+
+    def reader() -> None:
+        for step in range(3):
+            ours.recv(1)
+            order.append(f"read{step}")
+
+    def writer() -> None:
+        for _ in range(3):
+            theirs.send(b"x")
+            gevent.sleep(0)
+
+    try:
+        jobs = [gevent.spawn(handshake)]
+        jobs += [gevent.spawn(established, n) for n in "ab"]
+        jobs += [gevent.spawn(reader), gevent.spawn(writer)]
+        gevent.joinall(jobs, timeout=30, raise_error=True)
+    finally:
+        ours.close()
+        theirs.close()
+    assert order[-1] == "handshake", order
+    assert sorted(order[:-1]) == sorted(
+        [*(f"{n}{i}" for n in "ab" for i in range(3)), *(f"read{i}" for i in range(3))]
+    )
 
 
 def test_past_its_count_of_waiting_handshakes_the_budget_says_no_at_once() -> None:
