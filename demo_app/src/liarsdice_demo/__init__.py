@@ -23,7 +23,7 @@ from flask_babel import gettext
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
-from liarsdice_demo.edge import admission, gate, guard, limits
+from liarsdice_demo.edge import admission, gate, guard, handshake_budget, limits
 from liarsdice_demo.storage import db, persistence, players
 from liarsdice_demo.storage.live_store import StoreUnavailable
 from liarsdice_demo.tables import hub, stand_in
@@ -44,6 +44,7 @@ DEFAULTS: dict[str, Any] = {
     "ALLOW_REDIS_WITHOUT_AOF": False,
     **admission.DEFAULTS,
     **gate.DEFAULTS,
+    **handshake_budget.DEFAULTS,
     **guard.DEFAULTS,
     **limits.DEFAULTS,
     **players.DEFAULTS,
@@ -62,8 +63,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     players, ratings and finished games instead of that file, e.g. PostgreSQL shared by hosts;
     ``REDIS_URL`` (also read from the plain ``REDIS_URL`` variable): keep live tables in Redis;
     ``BOT_DELAY``/``REVEAL_PAUSE``/``AWAY_GRACE`` (before a bot stands in for an away player):
-    seconds; the socket caps, the guard's, the rate limits' and the player expiry's keys:
-    :mod:`.edge.gate`, :mod:`.edge.guard`, :mod:`.edge.limits`, :mod:`.storage.players`). With
+    seconds; the socket caps, the handshake budget's, the guard's, the rate limits' and the player
+    expiry's keys: :mod:`.edge.gate`, :mod:`.edge.handshake_budget`, :mod:`.edge.guard`,
+    :mod:`.edge.limits`, :mod:`.storage.players`). With
     ``REDIS_URL``, Redis must keep an append-only file (``RuntimeError`` naming the fix, unless
     ``ALLOW_REDIS_WITHOUT_AOF``: :mod:`.storage.persistence`). A request that finds the table store
     or the SQL database unreachable gets a 503 with ``Retry-After: OUTAGE_RETRY_AFTER`` (seconds,

@@ -108,13 +108,13 @@ def refuse(
     retry_after: int = 1,
 ) -> list[bytes]:
     """A refusal written before the app: JSON ``{"ok": false, "error": …}`` under ``/api/`` (as
-    every answer there), plain text elsewhere; a 429 says ``Retry-After: retry_after``. The
+    every answer there), plain text elsewhere; a 429 or a 503 says ``Retry-After: retry_after``. The
     handshake door answers with it too."""
     if environ.get("PATH_INFO", "").startswith("/api/"):
         body, kind = json.dumps({"ok": False, "error": text}).encode(), "application/json"
     else:
         body, kind = f"{text}\n".encode(), "text/plain; charset=utf-8"
-    extra = [("Retry-After", str(retry_after))] if status.startswith("429") else []
+    extra = [("Retry-After", str(retry_after))] if status.startswith(("429", "503")) else []
     headers = [("Content-Type", kind), *HEADERS, *extra, ("Content-Length", str(len(body)))]
     start_response(status, headers)
     return [body]

@@ -2,7 +2,9 @@
 
 Contract: before Flask sees it, a socket request passes the door
 (:mod:`liarsdice_demo.edge.handshakes`): a client barred for flooding or opening sockets too fast gets
-a plain 429, without a handshake. The socket is then admitted by the app's
+a plain 429, without a handshake; an admitted handshake waits its turn in the process's handshake
+budget (:mod:`liarsdice_demo.edge.handshake_budget`), which it leaves once the socket is admitted
+or refused. The socket is admitted by the app's
 :class:`~liarsdice_demo.edge.gate.SocketGate` (the server's and the client's socket caps) or closed at
 once with code 1013 and the reason. Compressed messages inflate to at most the message cap
 (``SOCK_SERVER_OPTIONS["max_message_size"]``; past it the socket is closed with 1009) and spend
@@ -141,8 +143,11 @@ def table_socket(code: str) -> Response:
     ws.sock = cast(socket.socket, LingeringSocket(ws.sock))
     admitted = False
     try:
-        gate.admit(client, knocked=request.environ.get(handshakes.KNOCKED, False))
-        admitted = True
+        try:
+            gate.admit(client, knocked=request.environ.get(handshakes.KNOCKED, False))
+            admitted = True
+        finally:  # the handshake is over: serving the socket is not charged to the budget
+            handshakes.handshake_done(request.environ)
         _serve(ws, code, gate, client)
     except Refused as refused:  # from admit: the socket was not counted
         _hang_up(ws, refused.code, refused.reason)
