@@ -120,14 +120,20 @@ def test_a_game_in_ukrainian_from_lobby_to_winner(app: Any, live_server: str, br
         assert not ENGLISH.findall(text), text
     assert_ukrainian(page, [*TABLE_WORDS, "Leave table", "Rematch"])
 
-    # The table's rules page, opened from the table's link (a new tab).
-    with context.expect_page() as opened:
-        page.click("a[href$='/rules']")
-    rules = opened.value
-    rules.wait_for_load_state()
-    text = assert_ukrainian(rules, [])
-    assert rules.title().startswith(UK.gettext("Rules")), rules.title()
-    assert len(CYRILLIC.findall(text)) > 200, text  # the generated rules themselves
+    # The table's rules, opened from the table's link: in the panel over the table.
+    page.click("a[href$='/rules']")
+    page.wait_for_selector("#panel:not([hidden]) .rules")
+    assert page.inner_text("#panel-title") == UK.gettext("Rules")
+    assert_ukrainian(page, [])
+    rules = page.inner_text("#panel-body")
+    assert len(CYRILLIC.findall(rules)) > 200, rules  # the generated rules themselves
+    # The page itself, opened in a tab (a click with a modifier key, or the address).
+    tab = context.new_page()
+    tab.goto(
+        f"http://{live_server}" + (page.locator("a[href$='/rules']").get_attribute("href") or "")
+    )
+    assert_ukrainian(tab, [])
+    assert tab.title().startswith(UK.gettext("Rules")), tab.title()
 
     context.close()
     assert not errors, errors
