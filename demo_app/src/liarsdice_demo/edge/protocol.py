@@ -45,6 +45,7 @@ FIELDS: dict[str, dict[str, type]] = {
     "start": {},
     "rematch": {},
     "kick": {"seat": int},
+    "say": {"phrase": str},
     "ping": {},
 }
 """Client message types and their fields (all fields required except those in :data:`OPTIONAL`)."""

@@ -232,6 +232,7 @@ function render(message) {
   $("rematch").disabled = Boolean(me?.rematch);
   $("rematch").textContent = me?.rematch ? t("waitingRematch") : t("rematch");
   renderVotes(message, shownName);
+  $("phrases").hidden = message.seat === null || closedForGood; // a spectator says nothing
   const myInfo = view?.seats.find((s) => s.name === view.viewer);
   const out = message.seat !== null && table.status === "playing" && myInfo && !myInfo.alive;
   $("after").hidden = !(out || table.status === "over" || table.status === "stopped");
@@ -302,6 +303,9 @@ $("actions").addEventListener("submit", (event) => {
   act("bid", withPayload({ quantity: Number($("bid-quantity").value), face: Number($("bid-face").value) }, "bid"));
 });
 $("start").addEventListener("click", () => send("start"));
+for (const button of document.querySelectorAll("#phrases button")) {
+  button.addEventListener("click", () => send("say", { phrase: button.dataset.phrase })); // tables/phrases.py
+}
 $("new-table").href = newTableLink(boot);
 wireKeepReveal();
 wirePanel();

@@ -5,7 +5,8 @@ answers every refusal with an ``error`` message). ``ping`` is answered with ``po
 ``hello`` and any intent from a spectator are refused (``TableError``); ``start``, ``rematch``,
 ``bid`` and ``call`` go to the turn cycle (:class:`~liarsdice_demo.tables.game_loop.GameLoop`);
 ``kick`` (:func:`kick`) empties the seat (the seating), closes its tabs (the fan-out), logs it
-(the match) and broadcasts; nothing else changes the table. What they use of the table is
+(the match) and broadcasts; ``say`` logs a quick phrase (:mod:`.phrases`) and broadcasts;
+nothing else changes the table. What they use of the table is
 :class:`ActedTable`.
 """
 
@@ -16,6 +17,7 @@ from typing import Any, Protocol
 from liarsdice.i18n import Catalog, Text
 from liarsdice.models import NO_PAYLOAD, Action, Bid, BidAction, CallAction
 from liarsdice_demo.edge.protocol import Intent, message
+from liarsdice_demo.tables import phrases
 from liarsdice_demo.tables.match import Match
 from liarsdice_demo.tables.seat import Seat
 from liarsdice_demo.tables.seating import Seating
@@ -70,6 +72,9 @@ def carry_out(table: ActedTable, conn: Any, intent: Intent) -> None:
         table.loop.rematch(seat)
     elif intent.type == "kick":
         kick(table, seat, fields["seat"])
+    elif intent.type == "say":
+        phrases.say(table.match, seat, fields["phrase"])
+        table.broadcast()
     elif intent.type == "bid":
         bid = Bid(fields["quantity"], fields["face"])
         table.loop.act(BidAction(seat.name, bid, fields.get("payload") or NO_PAYLOAD))

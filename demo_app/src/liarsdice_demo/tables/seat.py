@@ -33,6 +33,8 @@ class Seat:
     """A bot plays this human's turns while they are away (:mod:`.stand_in`); stored."""
     forgiven: bool = False
     """This human's first timeout of the game was forgiven (:mod:`.forgiving`); stored."""
+    said_at: float | None = None
+    """When this seat last said a quick phrase (monotonic seconds; :mod:`.phrases`); not stored."""
     generation: int = 0
     """Tells this occupant from any other the table's seats had (:attr:`.Seating.generation`);
     stored."""

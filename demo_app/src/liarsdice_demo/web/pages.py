@@ -29,6 +29,7 @@ from liarsdice_demo.storage.players import display_name, player_by_id
 from liarsdice_demo.tables import titles
 from liarsdice_demo.tables.composition import ConfigError, build_rules
 from liarsdice_demo.tables.hub import current_hub
+from liarsdice_demo.tables.phrases import PHRASES
 from liarsdice_demo.tables.table import TableSession
 from liarsdice_demo.text import charts, narrate, places
 from liarsdice_demo.text.folding import YIELD_EVERY
@@ -83,6 +84,7 @@ def table(code: str) -> str:
         seat_token=live.seat_token(seat) if seat else None,
         join_key=live.join_key if shown else None,
         nickname=g.player["nickname"] if g.player else "",
+        phrases={key: words.render(page_locale()) for key, words in PHRASES.items()},
     )
 
 
