@@ -3,6 +3,8 @@ runs out in a game, a bot makes the move and the log says so; the next timeout c
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from liarsdice.events import TimedOut
@@ -19,14 +21,19 @@ def timeouts(table: StandIn) -> list[str]:
     return [event.player for event in game.events if isinstance(event, TimedOut)]
 
 
-def test_the_first_timeout_of_each_human_is_forgiven_once_a_game() -> None:
-    table = StandIn(attrs.evolve(DUDO, forgive_first_timeout=True))
+def started(forgiving: bool) -> tuple[StandIn, GameLoop, Any, str]:
+    """A dealt game of Iris and Knox, and the player on turn, at a table that forgives or not."""
+    table = StandIn(attrs.evolve(DUDO, forgive_first_timeout=forgiving))
     loop = GameLoop(table)
     seated(table, "Iris", "Knox")
     loop.start()
     game = table.match.game
     assert game is not None and game.state.round is not None
-    first = game.state.round.turn
+    return table, loop, game, game.state.round.turn
+
+
+def test_the_first_timeout_of_each_human_is_forgiven_once_a_game() -> None:
+    table, loop, game, first = started(forgiving=True)
     loop.time_out()
     assert timeouts(table) == []  # a bot moved for them: no timeout was ruled
     assert table.match.moves == 1
@@ -48,13 +55,7 @@ def test_the_first_timeout_of_each_human_is_forgiven_once_a_game() -> None:
 
 
 def test_a_table_that_does_not_forgive_rules_the_first_timeout() -> None:
-    table = StandIn()
-    loop = GameLoop(table)
-    seated(table, "Iris", "Knox")
-    loop.start()
-    game = table.match.game
-    assert game is not None and game.state.round is not None
-    first = game.state.round.turn
+    table, loop, _, first = started(forgiving=False)
     loop.time_out()
     assert timeouts(table) == [first]
     assert not any(FORGIVEN in line for line in table.match.log.render("en"))

@@ -79,5 +79,10 @@ def test_a_phone_player_says_a_phrase_in_ukrainian(live_server: str, browser: An
         "() => document.getElementById('log-lines').innerText.includes('Iris: «Щасти!»')"
     )
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    watcher = browser.new_page(viewport=PHONE)  # another browser: a spectator
+    watcher.goto(page.url.split("?")[0])
+    watcher.wait_for_selector("#log-lines li")
+    assert watcher.locator("#phrases button:visible").count() == 0
     assert errors == []
+    watcher.close()
     page.close()

@@ -73,8 +73,8 @@ def test_a_preset_the_demo_cannot_seat_is_shown_but_not_chosen(club: None, clien
     assert presets["crowd"]["fits_demo"] is False and presets["trio"]["fits_demo"] is True
     assert presets["crowd"]["table_line"] == "Table: 8 to 10 players."
     page = client.get("/").get_data(as_text=True)
-    assert '<option value="crowd" disabled>A crowd (crowd) — 8 to 10 players</option>' in page
-    assert '<option value="trio">Three or more (trio)</option>' in page
+    assert '<option value="crowd" title="crowd" disabled>A crowd — 8 to 10 players</option>' in page
+    assert '<option value="trio" title="trio">Three or more</option>' in page
 
 
 def test_a_combination_is_checked_before_its_table(club: None, client: Any) -> None:

@@ -157,6 +157,7 @@ function stop(reason, headline = null) {
   $("actions").hidden = true;
   $("rematch").hidden = true;
   $("votes").hidden = true;
+  $("phrases").hidden = true;
   $("now").hidden = true;
   document.body.classList.remove("revealing", "game-over");
   if (headline) {
