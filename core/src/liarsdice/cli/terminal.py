@@ -1,15 +1,18 @@
 """``liarsdice play``: a whole game in the terminal against bots, under any preset or variants.
 
-The options are those of the other commands (``--preset``, ``--variant``, ``--option``) and of
-the table (``--players``, ``--dice``, ``--bots``, ``--seed``, ``--name``, ``--lang``). The loop is
-:mod:`~liarsdice.cli.terminal_game`, the grammar of what one types
-:mod:`~liarsdice.cli.terminal_input`, the words :mod:`~liarsdice.narration`.
+The options are those of the other commands (``--preset``, ``--variant``, ``--option``), of
+the table (``--players``, ``--dice``, ``--bots``, ``--seed``, ``--name``, ``--lang``) and of the
+screen (``--color``, ``--bot-delay``). The loop is :mod:`~liarsdice.cli.terminal_game`, the
+grammar of what one types :mod:`~liarsdice.cli.terminal_input`, the colours
+:mod:`~liarsdice.cli.terminal_style`, the words :mod:`~liarsdice.narration`.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+import sys
+import time
 from collections.abc import Sequence
 from random import Random
 
@@ -28,6 +31,7 @@ from liarsdice.cli.shared import (
 )
 from liarsdice.cli.terminal_game import Quit, Table, play
 from liarsdice.cli.terminal_input import help_text
+from liarsdice.cli.terminal_style import WINNER, colour_wanted
 from liarsdice.game import Game
 from liarsdice.i18n import LOCALES, Param, _
 from liarsdice.ruleset import Ruleset
@@ -37,11 +41,23 @@ BOT_NAMES = ("Iris", "Knox", "Lena", "Milo", "Nadia", "Oleh", "Petra", "Rosa", "
 #: The preset of a bare ``liarsdice play`` (no preset, variant or option): the standard rules
 #: alone cost a lost round nothing, so they cannot be played.
 DEFAULT_PRESET = "dudo"
+#: Seconds before each bot's move when stdout is a terminal and ``--bot-delay`` is not given.
+TTY_BOT_DELAY = 0.6
 
 
 def _read(prompt: str) -> str:
     """A line from the keyboard (``EOFError`` when the input is closed)."""
     return input(prompt)
+
+
+def _pause(seconds: float) -> None:
+    """Wait before a bot's move (a test replaces this, and never sleeps)."""
+    time.sleep(seconds)
+
+
+def _stdout_tty() -> bool:
+    """Whether what the game prints goes to a terminal."""
+    return sys.stdout.isatty()
 
 
 def _commas(items: Sequence[Param]) -> Param:
@@ -104,6 +120,19 @@ def environment_lang() -> str:
 @click.option("--seed", type=int, help="Replay a game exactly (dice and bots).")
 @click.option("--name", help='Your name at the table [default: "Player" in your language].')
 @click.option("--lang", type=click.Choice(LOCALES), help="Language [default: from LANG, else en].")
+@click.option(
+    "--color/--no-color",
+    "colour",
+    default=None,
+    help="Colour the dice, bids and rulings [default: on a terminal, unless NO_COLOR is set "
+    "or TERM=dumb].",
+)
+@click.option(
+    "--bot-delay",
+    type=click.FloatRange(min=0),
+    metavar="SECONDS",
+    help=f"Pause before each bot's move [default: {TTY_BOT_DELAY} on a terminal, else 0].",
+)
 def play_command(
     preset: str | None,
     variants: tuple[str, ...],
@@ -114,6 +143,8 @@ def play_command(
     seed: int | None,
     name: str | None,
     lang: str | None,
+    colour: bool | None,
+    bot_delay: float | None,
 ) -> None:
     """Play a whole game against bots: type bids ("3 5" or "3x5") and calls, "help" or "quit".
 
@@ -135,7 +166,17 @@ def play_command(
         for n, (bot, kind) in enumerate(zip(names, kinds, strict=True), 1)
     }
     game = Game(rules, [name, *names], Random(seed), dice_per_player=dice)
-    table = Table(rules, game, name, seated, lang, _read, click.echo)
+    tty = _stdout_tty()
+    colour = colour_wanted(colour, tty, os.environ)
+
+    def write(line: str) -> None:
+        click.echo(line, color=colour)
+
+    if bot_delay is None:
+        bot_delay = TTY_BOT_DELAY if tty else 0.0
+    table = Table(
+        rules, game, name, seated, lang, _read, write, colour=colour, delay=bot_delay, pause=_pause
+    )
     listed = [
         _("{player}: {kind}", player=bot, kind=bot_label(kind))
         for bot, kind in zip(names, kinds, strict=True)
@@ -155,4 +196,4 @@ def play_command(
         table.say(_("You left the game."))
         return
     if name in winners:
-        table.say(_("You win!"))
+        table.say(table.palette.whole(_("You win!"), WINNER))

@@ -3,18 +3,22 @@
 :func:`play` reads lines with ``read`` and prints with ``write``, so it runs the same under a
 terminal and in a test. The player sees only their own :class:`~liarsdice.views.PlayerView` (the
 other cups stay hidden until a call lifts them); the bots decide through the same
-:mod:`liarsdice.bots` policies as ``liarsdice tournament``, each from its own view. A line that is
-not a legal move gets the parser's or the engine's reason and a new prompt, changing nothing.
+:mod:`liarsdice.bots` policies as ``liarsdice tournament``, each from its own view, one move at a
+time: ``pause`` waits ``delay`` seconds before each (injected, so a test never sleeps). A line that
+is not a legal move gets the parser's or the engine's reason and a new prompt, changing nothing.
+What stands out in colour is the :class:`~liarsdice.cli.terminal_style.Palette`'s business.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 
 from liarsdice import engine, legality
 from liarsdice import narration as words
 from liarsdice.bots import Bot, interjection
 from liarsdice.cli.terminal_input import Typed, call_words, help_text, parse, word
+from liarsdice.cli.terminal_style import PROMPT, TURN, Palette
 from liarsdice.errors import IllegalAction
 from liarsdice.events import Event, RoundResolved
 from liarsdice.game import Game
@@ -25,6 +29,7 @@ from liarsdice.ruleset import Ruleset
 
 Read = Callable[[str], str]
 Write = Callable[[str], None]
+Pause = Callable[[float], None]
 
 
 class Quit(Exception):
@@ -32,7 +37,8 @@ class Quit(Exception):
 
 
 class Table:
-    """A game under way: the rules, the game, who is at the keyboard, the bots, the language."""
+    """A game under way: the rules, the game, who is at the keyboard, the bots, the language;
+    the colours, and the ``delay`` in seconds that ``pause`` waits before each bot's move."""
 
     def __init__(
         self,
@@ -43,10 +49,17 @@ class Table:
         lang: str,
         read: Read,
         write: Write,
+        *,
+        colour: bool = False,
+        delay: float = 0.0,
+        pause: Pause = time.sleep,
     ) -> None:
         self.rules, self.game, self.human, self.bots = rules, game, human, bots
         self.lang, self.read, self.write = lang, read, write
+        self.palette = Palette(colour, lang)
+        self.delay, self.pause = delay, pause
         self.calls = call_words(rules.calls)
+        self.prompt = self.palette.whole("> ", PROMPT)
 
     def call_names(self, kinds: Sequence[str]) -> tuple[str, ...]:
         """The calls ``kinds`` as the player types them in their language ("не вірю")."""
@@ -64,7 +77,7 @@ class Table:
                     self.say(cup)
             line = words.event_line(self.rules, event)
             if line is not None:
-                self.say(line)
+                self.say(self.palette.event(event, line))
 
     def help_line(self) -> Text:
         """The grammar, with the calls the player may make now."""
@@ -75,7 +88,7 @@ class Table:
         """Prompt until the player types a readable move (the engine judges it after)."""
         while True:
             try:
-                line = self.read("> ")
+                line = self.read(self.prompt)
             except EOFError:
                 raise Quit from None
             typed = parse(line, self.calls)
@@ -102,7 +115,7 @@ class Table:
             self.say(_("{plugin}: 0 = nothing", plugin=plugin))
             for number, choice in enumerate(choices, 1):
                 self.write(f"  {number} = {choice}")
-            answer = self.read("> ").strip()
+            answer = self.read(self.prompt).strip()
             if answer.isdigit() and 1 <= int(answer) <= len(choices):
                 chosen[plugin] = choices[int(answer) - 1]
         if not chosen:
@@ -115,8 +128,8 @@ class Table:
 
     def human_move(self) -> None:
         """The player's turn: show the bids and the prompt until a move is accepted."""
-        self.say(words.bids_line(self.game.view(self.human)))
-        self.say(_("Your turn, {player}.", player=self.human))
+        self.say(self.palette.bids(words.bids_line(self.game.view(self.human))))
+        self.say(self.palette.whole(_("Your turn, {player}.", player=self.human), TURN))
         while True:
             action = self.ask()
             try:
@@ -127,17 +140,22 @@ class Table:
                     self.say(reason)
 
     def bot_move(self) -> None:
-        """A bot's interjection out of turn, if one makes it, else the move of the bot on turn."""
+        """A bot's interjection out of turn, if one makes it, else the move of the bot on turn;
+        after the pause, so that moves appear one by one."""
         state = self.game.state
         assert state.round is not None
+        action: Action | None = None
         for player in dict.fromkeys(c.player for c in engine.out_of_turn_calls(self.rules, state)):
             if player in self.bots:
                 action = interjection(self.bots[player], self.game.view(player))
                 if action is not None:
-                    self.tell(self.game.act(action))
-                    return
-        player = state.round.turn
-        self.tell(self.game.act(self.bots[player].decide(self.game.view(player))))
+                    break
+        if action is None:
+            player = state.round.turn
+            action = self.bots[player].decide(self.game.view(player))
+        if self.delay > 0:
+            self.pause(self.delay)
+        self.tell(self.game.act(action))
 
 
 def play(table: Table, dice_per_player: int) -> tuple[str, ...]:
@@ -152,7 +170,7 @@ def play(table: Table, dice_per_player: int) -> tuple[str, ...]:
         view = game.view(table.human)
         table.say(words.table_line(view))
         if any(player.name == table.human for player in game.state.alive):
-            table.say(words.dice_line(view.own_dice))
+            table.say(table.palette.own_dice(words.dice_line(view.own_dice)))
         state = game.state
         while state.round is not None and not state.round.over:
             if moves == limit.moves:

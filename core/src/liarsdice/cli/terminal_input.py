@@ -5,8 +5,8 @@ The grammar (:func:`help_text` says it in one line)::
     3 5 | 3x5 | 3*5       bid three fives (quantity, then face 1-6)
     challenge | exact     make that call: any call kind the ruleset offers, by its name or by
                           its label in any language (:func:`call_words`: the buttons' words)
-    help | ?              show the grammar
-    quit | q              leave the game
+    help | ? | допомога   show the grammar (the word in any language: :func:`command_words`)
+    quit | q | вийти      leave the game
 
 :func:`parse` never looks at the game: it says what was typed (a :class:`Typed`) or why it cannot
 be read (a :class:`~liarsdice.i18n.Text`). Whether the move is legal is the engine's question.
@@ -14,6 +14,7 @@ be read (a :class:`~liarsdice.i18n.Text`). Whether the move is legal is the engi
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 
@@ -23,14 +24,33 @@ from liarsdice.i18n import LOCALES, Text, _, render
 from liarsdice.models import Bid
 from liarsdice.options import CallKind
 
+# Translators: the word a player types at "liarsdice play" to see what they may type.
+HELP = _("help")
+# Translators: the word a player types at "liarsdice play" to leave the game.
+QUIT = _("quit")
+
 
 def help_text(calls: tuple[str, ...]) -> Text:
-    """The grammar in one line, naming ``calls``, the calls one may make."""
+    """The grammar in one line, naming ``calls``, the calls one may make, and the reader's
+    words for help and quit."""
     return _(
         'Type a bid as quantity and face ("3 5" or "3x5": three fives), a call by name '
-        '({calls}), "help", or "quit".',
+        '({calls}), "{help}", or "{quit}".',
         calls=", ".join(calls) or "-",
+        help=HELP,
+        quit=QUIT,
     )
+
+
+@functools.cache
+def command_words() -> dict[str, str]:
+    """The words for "help" and "quit" (their short forms and their word in every language,
+    "допомога", "выйти"), as :func:`word` reads them, mapped to "help" or "quit"."""
+    found = {"?": "help", "h": "help", "q": "quit", "exit": "quit"}
+    for command, text in (("help", HELP), ("quit", QUIT)):
+        for locale in LOCALES:
+            found[word(render(text, locale))] = command
+    return found
 
 
 #: "3 5", "3x5", "3*5", the multiplication sign, or a Cyrillic ha (a uk/ru keyboard's x).
@@ -73,17 +93,21 @@ def parse(line: str, calls: Mapping[str, str]) -> Typed | Text:
     kinds: :func:`call_words`). A reason when unreadable."""
     text = line.strip().lower()
     if not text:
-        return _('Type a bid or a call ("help" shows how).')
-    if text in ("help", "?", "h"):
-        return Typed("help")
-    if text in ("quit", "q", "exit"):
-        return Typed("quit")
+        return _('Type a bid or a call ("{help}" shows how).', help=HELP)
+    commands = command_words()
+    command = commands.get(text, commands.get(word(text)))
+    if command is not None:
+        return Typed(command)
     kind = calls.get(word(text))
     if kind is not None:
         return Typed("call", kind=kind)
     match = _BID.match(text)
     if match is None:
-        return _('"{line}" is neither a bid nor a call ("help" shows how).', line=line.strip())
+        return _(
+            '"{line}" is neither a bid nor a call ("{help}" shows how).',
+            line=line.strip(),
+            help=HELP,
+        )
     quantity, face = int(match[1]), int(match[2])
     if not 1 <= face <= 6:
         return _("a face is 1 to 6, not {face}", face=face)
