@@ -15,12 +15,14 @@ PROMPT = "> "
 
 
 def spawn(*args: str) -> pexpect.spawn:
+    """``liarsdice play`` in plain text with no pause before the bots' moves (the colours and
+    the pauses: test_terminal_screen.py)."""
     child = pexpect.spawn(
         sys.executable,
-        ["-c", LAUNCH, "play", *args],
+        ["-c", LAUNCH, "play", "--bot-delay", "0", *args],
         encoding="utf-8",
         timeout=60,
-        env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONUTF8": "1"},
+        env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONUTF8": "1", "NO_COLOR": "1"},
     )
     child.delaybeforesend = None
     return child
@@ -106,6 +108,9 @@ def test_a_game_in_ukrainian() -> None:
     child.sendline("1 1")
     child.expect("одиниці дикі")
     child.expect(PROMPT)
+    child.sendline("допомога")  # help, in Ukrainian
+    child.expect('"допомога" або "вийти"')
+    child.expect(PROMPT)
     child.sendline("1 2")
     child.expect("Гравець ставить 1 двійку")
     winner = play_out(child, challenge="не вірю")
@@ -116,10 +121,10 @@ def test_a_game_in_ukrainian() -> None:
 def test_the_language_comes_from_the_environment() -> None:
     child = pexpect.spawn(
         sys.executable,
-        ["-c", LAUNCH, "play", "--seed", "1", "-p", "dudo"],
+        ["-c", LAUNCH, "play", "--seed", "1", "-p", "dudo", "--bot-delay", "0"],
         encoding="utf-8",
         timeout=60,
-        env={"PATH": "/usr/bin:/bin", "LANG": "ru_RU.UTF-8", "PYTHONUTF8": "1"},
+        env={"PATH": "/usr/bin:/bin", "LANG": "ru_RU.UTF-8", "PYTHONUTF8": "1", "NO_COLOR": "1"},
     )
     child.expect("Ваши кубики: ")
     child.expect(PROMPT)

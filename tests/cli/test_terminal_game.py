@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from random import Random
+from typing import Any
 
+import click
 import pytest
 
 from liarsdice import legality
 from liarsdice.bots import make_bot
 from liarsdice.cli.terminal_game import Quit, Table, play
+from liarsdice.cli.terminal_style import BID, LOSER, OWN_DICE, WINNER
 from liarsdice.game import Game
 from liarsdice.models import Bid, BidAction
 from liarsdice.ruleset import Ruleset
@@ -18,9 +22,17 @@ HUMAN = "Player"
 BOTS = ("Iris", "Knox", "Lena")
 
 
-def seated(rules: Ruleset, lines: list[str], seed: int = 3, players: int = 4) -> Table:
+def seated(
+    rules: Ruleset,
+    lines: list[str],
+    seed: int = 3,
+    players: int = 4,
+    lang: str = "en",
+    **screen: Any,
+) -> Table:
     """A table whose player answers each prompt with the lowest legal bid on an empty table and
-    a challenge otherwise (or the next of ``lines`` while there are any)."""
+    a challenge otherwise (or the next of ``lines`` while there are any); ``screen`` is the
+    table's colour, delay and pause."""
     names = BOTS[: players - 1]
     game = Game(rules, [HUMAN, *names], Random(seed))
     bots = {name: make_bot("odds", rules, Random(seed + n)) for n, name in enumerate(names, 1)}
@@ -36,7 +48,7 @@ def seated(rules: Ruleset, lines: list[str], seed: int = 3, players: int = 4) ->
         bid = legality.legal_bids(rules, state, HUMAN, limit=1)[0]
         return f"{bid.quantity} {bid.face}"
 
-    table = Table(rules, game, HUMAN, bots, "en", read, out.append)
+    table = Table(rules, game, HUMAN, bots, lang, read, out.append, **screen)
     table.out = out  # type: ignore[attr-defined]
     return table
 
@@ -105,3 +117,73 @@ def test_no_payload_when_the_player_answers_zero() -> None:
     table.game.start_round()
     bid = BidAction(HUMAN, Bid(1, 2))
     assert table.payload(bid) is bid
+
+
+@pytest.mark.parametrize("lang", ["en", "uk"])
+def test_colour_adds_only_codes_and_leaves_them_out_when_off(lang: str) -> None:
+    rules = Ruleset.build((), {}, "dudo")
+    plain = seated(rules, [], lang=lang)
+    play(plain, 5)
+    coloured = seated(rules, [], lang=lang, colour=True)
+    play(coloured, 5)
+    plain_out, coloured_out = plain.out, coloured.out  # type: ignore[attr-defined]
+    assert not any("\x1b" in line for line in plain_out)
+    assert [click.unstyle(line) for line in coloured_out] == plain_out
+    assert coloured_out != plain_out
+
+
+def test_the_own_dice_the_bids_the_losers_and_the_winner_stand_out() -> None:
+    rules = Ruleset.build((), {}, "dudo")
+    table = seated(rules, [], colour=True)
+    play(table, 5)
+    out: list[str] = table.out  # type: ignore[attr-defined]
+    dice = [line for line in out if line.startswith("Your dice: ")]
+    assert dice
+    for line in dice:
+        assert line == "Your dice: " + click.style(click.unstyle(line)[11:], **OWN_DICE)
+    bids = [line for line in out if re.match(rf"({'|'.join([HUMAN, *BOTS])}) bids ", line)]
+    assert bids
+    for line in bids:
+        bid = line.split(" bids ")[1]
+        assert bid == click.style(click.unstyle(bid), **BID), line
+    so_far = [line for line in out if line.startswith("Bids this round: ")]
+    assert so_far
+    for line in so_far:
+        for said in line.removeprefix("Bids this round: ").split("; "):
+            bid = said.split(" ", 1)[1]
+            assert bid == click.style(click.unstyle(bid), **BID), line
+    rulings = 0
+    for line in out:
+        ruling = re.fullmatch(r".+ counted; (.+) (loses?) the round", click.unstyle(line))
+        if ruling is not None:
+            rulings += 1
+            loser = click.style(ruling[1], **LOSER)
+            assert line.endswith(f"; {loser} {ruling[2]} the round"), line
+    assert rulings
+    winner = click.unstyle(out[-1]).removesuffix(" won the game!")
+    assert out[-1] == click.style(winner, **WINNER) + " won the game!"
+
+
+def test_each_bot_move_comes_after_its_own_pause() -> None:
+    """The bots' moves appear one by one: the pause is asked for before each, never before the
+    player's own move, and always for the table's delay."""
+    rules = Ruleset.build((), {}, "dudo")
+    out: list[str] = []
+    table = seated(rules, [], delay=0.6, pause=lambda seconds: out.append(f"<pause {seconds}>"))
+    table.write = out.append
+    play(table, 5)
+    mover = re.compile(rf"({'|'.join([HUMAN, *BOTS])}) (bids|calls:|passes) ")
+    moves = [n for n, line in enumerate(out) if mover.match(line)]
+    bots = [n for n in moves if not out[n].startswith(HUMAN)]
+    assert bots and len(bots) < len(moves)
+    assert all(out[n - 1] == "<pause 0.6>" for n in bots)
+    assert all(out[n - 1] != "<pause 0.6>" for n in moves if n not in bots)
+    assert out.count("<pause 0.6>") == len(bots)
+
+
+def test_no_pause_without_a_delay() -> None:
+    def never(seconds: float) -> None:
+        raise AssertionError(f"paused {seconds} s")
+
+    rules = Ruleset.build((), {}, "dudo")
+    assert play(seated(rules, [], pause=never), 5)

@@ -61,6 +61,39 @@ def test_the_help_line_names_the_calls_and_reads_in_ukrainian() -> None:
 
 
 @pytest.mark.parametrize(
+    ("line", "word"),
+    [
+        ("допомога", "help"),
+        ("Допомога", "help"),
+        ("вийти", "quit"),
+        ("помощь", "help"),
+        ("«Выйти!»", "quit"),
+        ("выйти", "quit"),
+    ],
+)
+def test_help_and_quit_in_ukrainian_and_russian(line: str, word: str) -> None:
+    assert parse(line, CALLS) == Typed(word)
+
+
+@pytest.mark.parametrize(
+    ("lang", "help_word", "quit_word"),
+    [("en", "help", "quit"), ("uk", "допомога", "вийти"), ("ru", "помощь", "выйти")],
+)
+def test_the_help_line_and_the_reasons_name_the_readers_words(
+    lang: str, help_word: str, quit_word: str
+) -> None:
+    """The words the help line names are words the grammar reads."""
+    grammar = help_text(tuple(CALLS)).render(lang)
+    assert f'"{help_word}"' in grammar and f'"{quit_word}"' in grammar
+    for line in ("", "nonsense"):
+        reason = parse(line, CALLS)
+        assert isinstance(reason, Text)
+        assert f'"{help_word}"' in reason.render(lang)
+    assert parse(help_word, CALLS) == Typed("help")
+    assert parse(quit_word, CALLS) == Typed("quit")
+
+
+@pytest.mark.parametrize(
     ("line", "kind"),
     [
         ("не вірю", "challenge"),
