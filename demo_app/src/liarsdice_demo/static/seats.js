@@ -1,6 +1,6 @@
 // The seats as a list, and dice as text: each die is an image named by its face in words, each
 // seat says in words whose turn it is, which seat is yours and who is out.
-import { PIPS, botWords, dieName, el, faceUp, t, tn, unseen } from "./api.js";
+import { PIPS, botWords, dieName, el, faceUp, t, tn } from "./api.js";
 import { rebuilding } from "./focus.js";
 
 // A bot's seat: "Boris · bot, hard" (its name without "(bot)", then its level, or its kind).
@@ -36,6 +36,12 @@ function kickButton(message, seat, index, send) {
     type: "button", class: "kick", "data-kick": index, title: t("removeTitle", { name: seat.name }),
     onclick: () => send("kick", { seat: index }),
   }, t("remove"));
+}
+
+/** The host's mark: the word "host" in a small badge (a star is the winner's), its title saying
+ * what a host does. */
+function hostBadge() {
+  return [" ", el("small", { class: "host-badge", title: t("hostTitle") }, t("host"))];
 }
 
 /** What a seat's status line says in words: on turn, out, away (or a bot playing for them). */
@@ -100,7 +106,7 @@ export function seatList(box, config, send) {
     }
     return el("li", { class: classes.join(" "), "data-seat": index },
       el("div", { class: "name" }, seat.kind === "bot" ? botName(seat.name) : seat.name,
-        seat.host ? [el("span", { "aria-hidden": "true" }, " ★"), unseen(`, ${t("host")}`)] : null,
+        seat.host ? hostBadge() : null,
         message.seat === index ? el("small", { class: "you" }, ` · ${t("you")}`) : null,
         seat.kind === "bot" ? el("small", { title: seat.bot_kind }, t("botSeat", { bot: botWords(seat.bot_kind) })) : null,
         kickButton(message, seat, index, send)),

@@ -300,6 +300,7 @@ def _client_text(locale: str) -> dict[str, Any]:
         "onTurn": gettext("on turn"),
         "you": gettext("you"),
         "host": gettext("host"),
+        "hostTitle": gettext("The table's host: starts the game, and may remove players before it"),
         "hideRuling": gettext("Hide the ruling"),
         # announce.js and clock.js: what the live region says
         "youOpen": gettext("You open the round."),
