@@ -25,6 +25,7 @@ from liarsdice_demo.tables.composition import TableConfig
 from liarsdice_demo.tables.match import Match
 from liarsdice_demo.tables.seat import Seat
 from liarsdice_demo.tables.seating import Seating
+from liarsdice_demo.tables.summary import of as summary_of
 from liarsdice_demo.tables.table_errors import KICKED, REPLACED, TableError
 
 MAX_SPECTATORS = 200
@@ -157,6 +158,7 @@ class Fanout:
             "game_id": match.game_id,
             "ratings": match.ratings,
             "stopped": match.stopped,
+            "summary": summary_of(match),
         }
 
     def state_for(self, seat: Seat | None) -> dict[str, Any]:
