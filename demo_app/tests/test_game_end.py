@@ -117,3 +117,34 @@ def test_game_over_shows_the_places_with_their_ratings_the_rounds_and_the_best_c
     page.locator("#banner").scroll_into_view_if_needed()
     page.screenshot(path=f"/tmp/end49-summary-{lang}.png")
     assert not page.errors, page.errors
+
+
+def test_the_watchers_are_counted_and_named_for_players_and_watchers(
+    live_server: str, browser: Any
+) -> None:
+    """Mila (a known player: she made a table once) watches Iris's table on a Ukrainian phone,
+    then a guest nobody knows: both pages, Iris's desktop in English and Mila's phone in
+    Ukrainian, say how many watch and who; when the guest leaves, the count follows."""
+    iris = open_page(browser, DESKTOP, locale="en")
+    create_in_lobby(iris, live_server, seats="3", dice_per_player="2", bot_kind="random")
+    watch_link = iris.url.split("?")[0]  # the code only: it lets people watch, not sit
+    mila = open_page(browser, PHONE, locale="uk")
+    mila.goto(f"http://{live_server}/")
+    mila.fill("#nickname", "Mila")
+    mila.click("#create-button")  # her own table: the server knows her from now on
+    mila.wait_for_url("**/t/*")
+    mila.goto(watch_link)
+    iris.wait_for_selector("#watchers:has-text('1 watching: Mila')")
+    mila.wait_for_selector("#watchers:has-text('1 глядач: Mila')")
+    guest = open_page(browser, PHONE, locale="ru")
+    guest.goto(watch_link)
+    iris.wait_for_selector("#watchers:has-text('2 watching: Mila and 1 guest')")
+    mila.wait_for_selector("#watchers:has-text('2 глядачі: Mila і 1 гість')")
+    guest.wait_for_selector("#watchers:has-text('2 зрителя: Mila и 1 гость')")
+    fits(mila)
+    mila.screenshot(path="/tmp/end49-watchers-uk.png", full_page=True)
+    iris.screenshot(path="/tmp/end49-watchers-en.png")
+    guest.context.close()
+    iris.wait_for_selector("#watchers:has-text('1 watching: Mila')")
+    mila.wait_for_selector("#watchers:has-text('1 глядач: Mila')")
+    assert not iris.errors and not mila.errors, (iris.errors, mila.errors)

@@ -130,3 +130,55 @@ def test_the_rating_line_names_the_rating_and_says_what_it_is(
     assert (forms["other"] if lang == "en" else forms["few"]).format(n=3) == rounds
     with app.test_request_context(), force_locale(lang):
         assert text["ratingTitle"] == gettext(ratings.EXPLAINED)
+
+
+def watcher(nickname: str | None) -> Any:
+    """A spectator's socket stand-in whose player the server knows as ``nickname`` (or not)."""
+    from .conftest import Conn
+
+    conn = Conn()
+    conn.nickname = nickname  # type: ignore[attr-defined]
+    return conn
+
+
+def test_the_table_is_told_who_watches_as_watchers_come_and_go(app: Any) -> None:
+    """Every state carries ``table.watchers``: how many watch on this process and the names the
+    server knows (once each, sorted; a seated player's own spectator tab is not a watcher); a
+    watcher coming or going sends the seated players a new state."""
+    from .conftest import Conn
+    from .test_websocket import make_table
+
+    made, _ = make_table(app)
+    table = app.extensions["liarsdice_hub"].get(made["code"])
+    iris = Conn()
+    table.attach(iris, made["seat_token"])
+    assert iris.of("state")[-1]["table"]["watchers"] == {"count": 0, "names": []}
+    petro, mila, mila_again, guest, own_tab = (
+        watcher("Petro"),
+        watcher("Mila"),
+        watcher("Mila"),
+        watcher(None),
+        watcher("Iris"),
+    )
+    for conn in (petro, mila, mila_again, guest, own_tab):
+        table.attach(conn, None)
+    seen = iris.of("state")[-1]["table"]["watchers"]
+    assert seen == {"count": 3, "names": ["Mila", "Petro"]}
+    assert guest.of("state")[-1]["table"]["watchers"] == seen
+    table.detach(petro)
+    table.detach(guest)
+    assert iris.of("state")[-1]["table"]["watchers"] == {"count": 1, "names": ["Mila"]}
+
+
+def test_at_most_twenty_watchers_are_named_and_all_are_counted(app: Any) -> None:
+    from liarsdice_demo.tables.fanout import WATCHERS_NAMED
+
+    from .test_websocket import make_table
+
+    made, _ = make_table(app)
+    table = app.extensions["liarsdice_hub"].get(made["code"])
+    for number in range(WATCHERS_NAMED + 5):
+        table.attach(watcher(f"Guest{number:02}"), None)
+    shown = table.fanout.watchers()
+    assert shown["count"] == WATCHERS_NAMED + 5 and len(shown["names"]) == WATCHERS_NAMED
+    assert shown["names"][0] == "Guest00"

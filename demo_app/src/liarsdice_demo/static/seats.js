@@ -1,6 +1,6 @@
 // The seats as a list, and dice as text: each die is an image named by its face in words, each
 // seat says in words whose turn it is, which seat is yours and who is out.
-import { PIPS, botWords, dieName, el, faceUp, t, tn } from "./api.js";
+import { PIPS, botWords, dieName, el, faceUp, listing, t, tn } from "./api.js";
 import { rebuilding } from "./focus.js";
 
 // A bot's seat: "Boris · bot, hard" (its name without "(bot)", then its level, or its kind).
@@ -68,6 +68,22 @@ function facts(info, revealed, alive, chambers) {
 }
 
 /**
+ * The watchers line under the seats (`watchers`: the state's `table.watchers`): "3 watching:
+ * Mila, Petro and 1 guest", hidden when nobody watches.
+ */
+function renderWatchers(line, watchers) {
+  if (!line) return;
+  const count = watchers?.count ?? 0;
+  line.hidden = !count;
+  if (!count) return;
+  const names = watchers.names ?? [];
+  const guests = count - names.length;
+  line.textContent = names.length
+    ? tn("watchersNamed", count, { names: listing([...names, ...(guests > 0 ? [tn("guests", guests)] : [])]) })
+    : tn("watchers", count);
+}
+
+/**
  * A seat renderer for `box` (the `<ul id="seats">`): `render(message, freshReveal)` fills it
  * with one `<li class="seat">` per seat. `freshReveal`: this reveal is new, so the cups lift and
  * the newly out fall. `config`: the table's (welcome) config; `send(type, fields)` sends an intent.
@@ -119,6 +135,7 @@ export function seatList(box, config, send) {
   return function render(message, freshReveal = false) {
     const cards = message.table.seats.map((seat, index) => card(message, seat, index, freshReveal));
     rebuilding(box, "data-kick", () => box.replaceChildren(...cards));
+    renderWatchers(document.getElementById("watchers"), message.table.watchers);
     outBefore = new Set((message.view?.seats ?? []).filter((s) => !s.alive).map((s) => s.name));
   };
 }

@@ -30,6 +30,8 @@ from liarsdice_demo.tables.table_errors import KICKED, REPLACED, TableError
 
 MAX_SPECTATORS = 200
 MAX_CONNS_PER_SEAT = 3
+WATCHERS_NAMED = 20
+"""The most watchers a state names (all are counted)."""
 
 _, _n = Catalog(__name__).markers()
 
@@ -109,6 +111,16 @@ class Fanout:
         seated = sum(len(seat.conns) for seat in self.seating.seats if seat is not None)
         return seated + len(self.spectators)
 
+    def watchers(self) -> dict[str, Any]:
+        """The spectators of this process's sockets, as ``table.watchers`` shows them: how many,
+        and the nicknames of those the server knows (one name however many tabs, sorted, at most
+        :data:`WATCHERS_NAMED`); a seated player's own spectator tab is not a watcher."""
+        seated = {seat.name for seat in self.seating.seats if seat is not None}
+        known = [getattr(conn, "nickname", None) for conn in self.spectators]
+        names = sorted({name for name in known if name} - seated, key=str.casefold)
+        guests = known.count(None)
+        return {"count": len(names) + guests, "names": names[:WATCHERS_NAMED]}
+
     def close_all(self, code: int, reason: str) -> None:
         """Close every connection with ``code``."""
         for conn in self.connections():
@@ -159,6 +171,7 @@ class Fanout:
             "ratings": match.ratings,
             "stopped": match.stopped,
             "summary": summary_of(match),
+            "watchers": self.watchers(),
         }
 
     def state_for(self, seat: Seat | None) -> dict[str, Any]:

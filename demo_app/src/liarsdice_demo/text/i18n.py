@@ -317,6 +317,11 @@ def _client_text(locale: str) -> dict[str, Any]:
         "onTurn": gettext("on turn"),
         "you": gettext("you"),
         "host": gettext("host"),
+        "watchers": plural_forms(lambda n: ngettext("{n} watching", "{n} watching", n)),
+        "watchersNamed": plural_forms(
+            lambda n: ngettext("{n} watching: {names}", "{n} watching: {names}", n)
+        ),
+        "guests": plural_forms(lambda n: ngettext("{n} guest", "{n} guests", n)),
         "hostTitle": gettext("The table's host: starts the game, and may remove players before it"),
         "hideRuling": gettext("Hide the ruling"),
         # announce.js and clock.js: what the live region says
