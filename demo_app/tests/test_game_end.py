@@ -87,7 +87,7 @@ def signed(delta: float, lang: str) -> str:
     return ("+" if delta > 0 else "\u2212") + figure
 
 
-@pytest.mark.parametrize(("lang", "viewport"), [("ru", PHONE), ("en", DESKTOP)])
+@pytest.mark.parametrize(("lang", "viewport"), [("ru", PHONE), ("uk", PHONE), ("en", DESKTOP)])
 def test_game_over_shows_the_places_with_their_ratings_the_rounds_and_the_best_call(
     app: Any, live_server: str, browser: Any, lang: str, viewport: dict[str, int]
 ) -> None:
