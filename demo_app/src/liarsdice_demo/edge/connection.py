@@ -47,6 +47,8 @@ class Connection:
         self.ws = ws
         self.locale = locale
         """The language its player reads (``liarsdice.i18n.LOCALES``)."""
+        self.nickname: str | None = None
+        """Its player's nickname when the request that opened it knew them (for the watchers)."""
         self.seat: int | None = None
         self.table: Any = None
         self.greeted = False

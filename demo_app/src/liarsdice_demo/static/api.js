@@ -8,6 +8,7 @@ const LANG = TEXT.lang ?? document.documentElement.lang ?? "en";
 /** The page's language: a socket asks for it (a browser may send another on the handshake). */
 export const PAGE_LANGUAGE = LANG;
 const PLURALS = new Intl.PluralRules(LANG);
+const ORDINALS = new Intl.PluralRules(LANG, { type: "ordinal" });
 const LISTS = new Intl.ListFormat(LANG, { type: "conjunction" });
 
 function fill(template, fields) {
@@ -27,6 +28,13 @@ export function t(key, fields = {}) {
 /** The text `key` in its plural form for `n` (also its `{n}` field), other fields filled in. */
 export function tn(key, n, fields = {}) {
   return fill(pick(TEXT[key] ?? key, n), { n, ...fields });
+}
+
+/** The text `key` in its ordinal form for `n` ("2nd place"; `TEXT[key]` by ordinal category). */
+export function tOrdinal(key, n) {
+  const forms = TEXT[key] ?? key;
+  const form = typeof forms === "string" ? forms : forms[ORDINALS.select(n)] ?? forms.other;
+  return fill(form, { n });
 }
 
 /** Names as a list in the page's language: "Ann", "Ann and Cid", "Ann, Ben and Cid". */

@@ -1,6 +1,7 @@
 // The table page around the game: the share link, the waiting room before the start, and the
-// banner after the game (the winner, the ratings, the replay).
+// banner after the game (the winner, the summary with the ratings, the replay).
 import { botWords, el, listing, t, tn } from "./api.js";
+import { summaryParts } from "./summary.js";
 
 const $ = (id) => document.getElementById(id);
 let copiedTimer = null;
@@ -71,12 +72,7 @@ export function renderBanner(message, nameOf) {
     return;
   }
   const won = winners.length === 1 ? t("wins", { name: winners[0] }) : t("winTogether", { names: listing(winners) });
-  const parts = [el("strong", { id: "winner" }, won)];
-  const ratings = message.table.ratings;
-  if (ratings) {
-    parts.push(el("span", {}, t("ratings", { list: Object.entries(ratings)
-      .map(([name, r]) => `${name} ${r.after} (${r.delta >= 0 ? "+" : ""}${r.delta})`).join(", ") })));
-  }
+  const parts = [el("strong", { id: "winner" }, won), ...summaryParts(message.table, nameOf)];
   if (message.table.game_id) parts.push(" ", el("a", { href: `/games/${message.table.game_id}` }, t("replayGame")));
   banner.replaceChildren(...parts);
 }

@@ -1,6 +1,6 @@
 // The seats as a list, and dice as text: each die is an image named by its face in words, each
 // seat says in words whose turn it is, which seat is yours and who is out.
-import { PIPS, botWords, dieName, el, faceUp, t, tn, unseen } from "./api.js";
+import { PIPS, botWords, dieName, el, faceUp, listing, t, tn } from "./api.js";
 import { rebuilding } from "./focus.js";
 
 // A bot's seat: "Boris · bot, hard" (its name without "(bot)", then its level, or its kind).
@@ -38,6 +38,12 @@ function kickButton(message, seat, index, send) {
   }, t("remove"));
 }
 
+/** The host's mark: the word "host" in a small badge (a star is the winner's), its title saying
+ * what a host does. */
+function hostBadge() {
+  return [" ", el("small", { class: "host-badge", title: t("hostTitle") }, t("host"))];
+}
+
 /** What a seat's status line says in words: on turn, out, away (or a bot playing for them). */
 function statusWords(seat, info, onTurn) {
   const alive = info ? info.alive : true;
@@ -59,6 +65,22 @@ function facts(info, revealed, alive, chambers) {
   if (info?.public?.team !== undefined) list.push(t("team", { number: info.public.team }));
   for (const [key, value] of Object.entries(info?.public ?? {})) if (key !== "bullets" && key !== "team") list.push(`${key}: ${value}`);
   return list.flatMap((f, i) => (i ? [" · ", f] : [f]));
+}
+
+/**
+ * The watchers line under the seats (`watchers`: the state's `table.watchers`): "3 watching:
+ * Mila, Petro and 1 guest", hidden when nobody watches.
+ */
+function renderWatchers(line, watchers) {
+  if (!line) return;
+  const count = watchers?.count ?? 0;
+  line.hidden = !count;
+  if (!count) return;
+  const names = watchers.names ?? [];
+  const guests = count - names.length;
+  line.textContent = names.length
+    ? tn("watchersNamed", count, { names: listing([...names, ...(guests > 0 ? [tn("guests", guests)] : [])]) })
+    : tn("watchers", count);
 }
 
 /**
@@ -100,7 +122,7 @@ export function seatList(box, config, send) {
     }
     return el("li", { class: classes.join(" "), "data-seat": index },
       el("div", { class: "name" }, seat.kind === "bot" ? botName(seat.name) : seat.name,
-        seat.host ? [el("span", { "aria-hidden": "true" }, " ★"), unseen(`, ${t("host")}`)] : null,
+        seat.host ? hostBadge() : null,
         message.seat === index ? el("small", { class: "you" }, ` · ${t("you")}`) : null,
         seat.kind === "bot" ? el("small", { title: seat.bot_kind }, t("botSeat", { bot: botWords(seat.bot_kind) })) : null,
         kickButton(message, seat, index, send)),
@@ -113,6 +135,7 @@ export function seatList(box, config, send) {
   return function render(message, freshReveal = false) {
     const cards = message.table.seats.map((seat, index) => card(message, seat, index, freshReveal));
     rebuilding(box, "data-kick", () => box.replaceChildren(...cards));
+    renderWatchers(document.getElementById("watchers"), message.table.watchers);
     outBefore = new Set((message.view?.seats ?? []).filter((s) => !s.alive).map((s) => s.name));
   };
 }

@@ -25,10 +25,13 @@ from liarsdice_demo.tables.composition import TableConfig
 from liarsdice_demo.tables.match import Match
 from liarsdice_demo.tables.seat import Seat
 from liarsdice_demo.tables.seating import Seating
+from liarsdice_demo.tables.summary import of as summary_of
 from liarsdice_demo.tables.table_errors import KICKED, REPLACED, TableError
 
 MAX_SPECTATORS = 200
 MAX_CONNS_PER_SEAT = 3
+WATCHERS_NAMED = 20
+"""The most watchers a state names (all are counted)."""
 
 _, _n = Catalog(__name__).markers()
 
@@ -108,6 +111,16 @@ class Fanout:
         seated = sum(len(seat.conns) for seat in self.seating.seats if seat is not None)
         return seated + len(self.spectators)
 
+    def watchers(self) -> dict[str, Any]:
+        """The spectators of this process's sockets, as ``table.watchers`` shows them: how many,
+        and the nicknames of those the server knows (one name however many tabs, sorted, at most
+        :data:`WATCHERS_NAMED`); a seated player's own spectator tab is not a watcher."""
+        seated = {seat.name for seat in self.seating.seats if seat is not None}
+        known = [getattr(conn, "nickname", None) for conn in self.spectators]
+        names = sorted({name for name in known if name} - seated, key=str.casefold)
+        guests = known.count(None)
+        return {"count": len(names) + guests, "names": names[:WATCHERS_NAMED]}
+
     def close_all(self, code: int, reason: str) -> None:
         """Close every connection with ``code``."""
         for conn in self.connections():
@@ -157,6 +170,8 @@ class Fanout:
             "game_id": match.game_id,
             "ratings": match.ratings,
             "stopped": match.stopped,
+            "summary": summary_of(match),
+            "watchers": self.watchers(),
         }
 
     def state_for(self, seat: Seat | None) -> dict[str, Any]:

@@ -190,7 +190,8 @@ class TableSession:
     # --- connections -----------------------------------------------------------------------------
 
     def attach(self, conn: Any, token: str | None) -> None:
-        """Attach ``conn`` to the seat whose token is ``token`` (a spectator when ``None``)."""
+        """Attach ``conn`` to the seat whose token is ``token`` (a spectator when ``None``, told
+        to the table)."""
         with self.lock:
             seat = None
             if token is not None:
@@ -204,14 +205,20 @@ class TableSession:
             self.fanout.welcome(conn, seat)
             if seat is not None:
                 self._mark(seat.generation)
-            else:
-                conn.send(self.fanout.state_for(None))
+            else:  # everyone's state: the watchers changed (nothing stored changed)
+                self.fanout.broadcast()
 
     def detach(self, conn: Any) -> None:
-        """Forget ``conn``; a seat left without connections shows as away (its clock still runs)."""
+        """Forget ``conn``; a seat left without connections shows as away (its clock still runs);
+        a watcher gone is told to the table."""
         with self.lock:
+            watching = conn in self.fanout.spectators
             seat = self.fanout.leave(conn)
-            if seat is None or self._closed:  # closed: the store has dropped the table
+            if self._closed:  # closed: the store has dropped the table
+                return
+            if watching:  # everyone's state: the watchers changed
+                self.fanout.broadcast()
+            if seat is None:
                 return
             try:
                 self._mark(seat.generation)

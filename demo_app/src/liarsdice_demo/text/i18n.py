@@ -295,11 +295,34 @@ def _client_text(locale: str) -> dict[str, Any]:
         "wins": gettext("★ {name} wins the game!"),
         "winTogether": gettext("★ {names} win the game!"),
         "team": gettext("team {number}"),
-        "ratings": gettext(" Ratings: {list}"),
+        # summary.js: the game's summary at game over (tables/summary.py)
+        "places": gettext("Places"),
+        "place": {  # by the ordinal's plural category: "1st place" (uk, ru: "місце 1")
+            category: gettext(msgid, place="{n}")
+            for category, msgid in (
+                ("one", "%(place)sst place"),
+                ("two", "%(place)snd place"),
+                ("few", "%(place)srd place"),
+                ("other", "%(place)sth place"),
+            )
+        },
+        "rating": gettext("rating {after} ({delta})"),
+        # The same words as storage.ratings.EXPLAINED (a layer above this one).
+        "ratingTitle": gettext(
+            "Rating: a cautious estimate, mean \u2212 3 \u00d7 uncertainty; starts at 0, never below."
+        ),
+        "rounds": plural_forms(lambda n: ngettext("{n} round played", "{n} rounds played", n)),
+        "bestCall": gettext("Best call, round {round}: {ruling}"),
         "replayGame": gettext("Replay this game"),
         "onTurn": gettext("on turn"),
         "you": gettext("you"),
         "host": gettext("host"),
+        "watchers": plural_forms(lambda n: ngettext("{n} watching", "{n} watching", n)),
+        "watchersNamed": plural_forms(
+            lambda n: ngettext("{n} watching: {names}", "{n} watching: {names}", n)
+        ),
+        "guests": plural_forms(lambda n: ngettext("{n} guest", "{n} guests", n)),
+        "hostTitle": gettext("The table's host: starts the game, and may remove players before it"),
         "hideRuling": gettext("Hide the ruling"),
         # announce.js and clock.js: what the live region says
         "youOpen": gettext("You open the round."),

@@ -34,7 +34,7 @@ import threading
 import time
 from typing import Any, cast
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, g, request
 from simple_websocket import ConnectionClosed
 from simple_websocket import ConnectionError as HandshakeFailed
 from wsproto.utilities import RemoteProtocolError
@@ -203,6 +203,7 @@ def _serve(ws: Any, code: str, gate: SocketGate, client: str) -> None:
         ws.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     ws.sock = MeteredSocket(ws.sock, gate, client)  # the reader looks it up on every read
     conn = Connection(ws, locale=page_locale())  # the language of the page that opened it
+    conn.nickname = g.player["nickname"] if g.get("player") else None  # the player cookie's
     dropped = 0
     hello_by = time.monotonic() + HELLO_SECONDS
     try:
