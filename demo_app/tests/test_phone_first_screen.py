@@ -15,8 +15,10 @@ from typing import Any
 
 import pytest
 
+from liarsdice.i18n import Text
 from liarsdice_demo.tables import match
 from liarsdice_demo.tables.composition import parse_config
+from liarsdice_demo.text.narrate import Log
 
 from .conftest import create_in_lobby
 from .test_phone import fits
@@ -115,7 +117,7 @@ def test_a_reveal_on_a_phone_recalls_the_rounds_bids(
     assert bids, "a reveal with no bid"
     recap = page.locator("#recap")
     box = recap.bounding_box()
-    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
     name, bid = bids[-1].split(": ", 1)
     text = recap.inner_text()
     assert text.startswith("Ставки: ") and text.endswith(f"{name} {bid}"), (text, bids)
@@ -123,6 +125,16 @@ def test_a_reveal_on_a_phone_recalls_the_rounds_bids(
     fits(page)
     page.screenshot(path="/tmp/phone-reveal-ru.png")
     assert not page.errors, page.errors
+
+
+def test_a_log_counts_the_lines_it_dropped_until_cleared() -> None:
+    log = Log(3)
+    for n in range(5):
+        log.append(Text(str(n)))
+    assert log.render("uk") == ["2", "3", "4"] and log.dropped == 2
+    log.clear()
+    log.append(Text("new game"))
+    assert log.render("en") == ["new game"] and log.dropped == 0
 
 
 def test_the_log_says_when_it_dropped_the_earliest_lines(
