@@ -79,12 +79,13 @@ def test_the_share_button_opens_a_phones_share_sheet(live_server: str, browser: 
     page = open_page(browser, PHONE)
     page.add_init_script(SHARE_SHEET)
     page.goto(f"http://{live_server}/?lang=uk")
-    create_in_lobby(page, live_server, seats="2", bot_kind="random")
+    code = create_in_lobby(page, live_server, seats="2", bot_kind="random")
     assert page.inner_text("#copy") == "Поділитися"
     page.click("#copy")
     page.wait_for_function("() => window.shared.length === 1")
     shared = page.evaluate("window.shared[0]")
     assert shared["url"] == page.input_value("#share"), shared
+    assert shared["title"].startswith("Стіл ") and code in shared["title"], shared
     assert "?key=" in shared["url"]  # a private table: the link that lets people sit
     assert page.is_hidden("#copied")  # the sheet said what happened
     # Without a share sheet, the button copies the link, as on a desktop.

@@ -49,7 +49,9 @@ async function copyLink() {
 async function shareLink() {
   if (sharesBySheet()) {
     try {
-      await navigator.share({ title: document.title, url: $("share").value });
+      // The page's heading ("Table ABCD Dudo"), not its title, which may say "● Your turn".
+      const title = $("code").closest("h1").textContent.replace(/\s+/g, " ").trim();
+      await navigator.share({ title, url: $("share").value });
       return;
     } catch (error) {
       if (error?.name === "AbortError") return; // the player closed the sheet
