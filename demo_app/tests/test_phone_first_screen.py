@@ -29,6 +29,9 @@ SEATS_TOP = 0.3
 
 SEATS_AT = "() => document.getElementById('seats').getBoundingClientRect().top / innerHeight"
 
+REVEALING = "() => document.body.classList.contains('revealing')"
+BIDS = "document.querySelectorAll('#bids li').length"
+
 SHARE_SHEET = """
 window.shared = [];
 Navigator.prototype.share = function (data) { window.shared.push(data); return Promise.resolve(); };
@@ -107,13 +110,15 @@ def test_a_reveal_on_a_phone_recalls_the_rounds_bids(
     page = a_phone_table(browser, live_server, "ru")
     page.click("#start")
     deadline = time.monotonic() + 60
-    while not page.evaluate("document.body.classList.contains('revealing')"):
+    while not page.evaluate(REVEALING):  # Iris bids, and challenges once she may
         assert time.monotonic() < deadline, "no reveal"
         page.wait_for_selector("#actions:visible, body.revealing", timeout=20000)
+        if page.evaluate(REVEALING):
+            break
+        made = page.locator("#bids li").count()
         challenge = page.query_selector("#calls button.challenge")
-        if page.is_visible("#actions"):
-            (challenge if challenge else page.locator("#bid-button")).click()
-        page.wait_for_function("() => !document.getElementById('actions').checkVisibility()")
+        (challenge if challenge else page.locator("#bid-button")).click()
+        page.wait_for_function(f"() => ({REVEALING})() || {BIDS} !== {made}")
     bids = page.locator("#bids li").all_inner_texts()
     assert bids, "a reveal with no bid"
     recap = page.locator("#recap")
