@@ -1,13 +1,13 @@
 // The table page: one WebSocket, the server's state rendered, intents sent back. Its parts:
 // seats.js (the seats and dice), mine.js (your dice, your moves' payloads), now.js (the bid or
-// ruling beside the actions), reveal.js, frame.js (share link, waiting room, banner),
-// announce.js (the live region), focus.js, clock.js (the turn clock), panel.js (rules and odds
-// over the table).
+// ruling beside the actions), reveal.js, frame.js (share link and settings, waiting room, banner,
+// the bids' recap at a reveal, the log), announce.js (the live region), focus.js, clock.js (the
+// turn clock), panel.js (rules and odds over the table).
 import { PAGE_LANGUAGE, PIPS, el, faceWord, bidText, postJSON, t } from "./api.js";
 import { announce, tellings } from "./announce.js";
 import { setClock, startClock } from "./clock.js";
 import { focusHeld, rebuilding, settleFocus } from "./focus.js";
-import { copyLink, newTableLink, renderBanner, renderVotes, renderWaiting } from "./frame.js";
+import { newTableLink, renderBanner, renderLog, renderRecap, renderVotes, renderWaiting, wireShare } from "./frame.js";
 import { payloadPickers, renderMine, withPayload } from "./mine.js";
 import { renderNow } from "./now.js";
 import { wirePanel } from "./panel.js";
@@ -225,8 +225,8 @@ function render(message) {
   document.body.classList.toggle("game-over", table.status === "over");
   $("bids").replaceChildren(...(view?.bids ?? []).map((b) => el("li", {}, `${shownName(b.player)}: ${bidText(b.bid)}`)));
   renderReveal(reveal, shownName);
-  // Newest first, numbered so that the newest line has the highest number.
-  $("log-lines").replaceChildren(...message.log.map((line, i) => el("li", { value: i + 1 }, line)).reverse());
+  renderRecap(view, reveal, shownName);
+  renderLog(message);
   renderBanner(message, shownName);
   $("rematch").hidden = !(table.status === "over" && message.seat !== null);
   const me = message.seat !== null ? table.seats[message.seat] : null;
@@ -319,7 +319,7 @@ $("mute").addEventListener("change", () => {
   }
 });
 $("rematch").addEventListener("click", () => send("rematch"));
-$("copy").addEventListener("click", copyLink);
+wireShare();
 $("sit-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const body = { nickname: $("sit-nickname").value };

@@ -208,6 +208,7 @@ class Fanout:
             legal=legal,
             reveal=match.reveal,
             log=match.log,
+            log_dropped=match.log.dropped,
         )
 
     def out_of_turn(self, state: GameState, name: str) -> dict[str, Any] | None:

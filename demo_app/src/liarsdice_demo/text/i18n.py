@@ -292,6 +292,14 @@ def _client_text(locale: str) -> dict[str, Any]:
         "pullClick": gettext("click — still in"),
         "copied": gettext("Copied"),
         "copyYourself": gettext("The link is selected: copy it"),
+        "recap": gettext("Bids: {bids}"),  # the round's bids at a reveal: "Iris 2 fours → …"
+        "logDropped": plural_forms(
+            lambda n: ngettext(
+                "{n} earlier line is not shown here.", "{n} earlier lines are not shown here.", n
+            )
+        ),
+        "logReplay": gettext("Earlier moves are in the replay"),
+        "logReplayLater": gettext("The game's replay will have every move once it is over."),
         "wins": gettext("★ {name} wins the game!"),
         "winTogether": gettext("★ {names} win the game!"),
         "team": gettext("team {number}"),

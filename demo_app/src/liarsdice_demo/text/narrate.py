@@ -231,19 +231,24 @@ def line(event: Event, calls: Mapping[str, CallKind] | None = None) -> Text | No
 class Log:
     """A table's public log: its last ``size`` lines, each read once in each language asked for
     (a table sends its whole log with every state). ``render(locale)`` is what a message holding
-    the log sends (:func:`liarsdice_demo.edge.protocol.encode` reads it so)."""
+    the log sends (:func:`liarsdice_demo.edge.protocol.encode` reads it so); ``dropped`` counts
+    the lines that fell off its start since it was last cleared."""
 
     def __init__(self, size: int) -> None:
         self.size = size
+        self.dropped = 0
         self._lines: deque[Text] = deque(maxlen=size)
         self._read: dict[str, deque[str]] = {}
 
     def append(self, line: Text) -> None:
+        if len(self._lines) == self.size:
+            self.dropped += 1
         self._lines.append(line)
         for locale, read in self._read.items():
             read.append(line.render(locale))
 
     def clear(self) -> None:
+        self.dropped = 0
         self._lines.clear()
         self._read.clear()
 
