@@ -18,7 +18,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from liarsdice.bots import bot_kinds
+from liarsdice.bots import bot_kinds, by_level
 from liarsdice.i18n import Catalog, Text
 from liarsdice.ruleset import Ruleset
 from liarsdice_demo.tables.bot_driver import new_bot
@@ -187,7 +187,7 @@ class Seating:
                 _(
                     "unknown bot kind {kind!r}: choose one of {kinds}",
                     kind=kind,
-                    kinds=", ".join(bot_kinds()),
+                    kinds=", ".join(by_level(bot_kinds())),
                 )
             )
         self._free(index)
