@@ -100,7 +100,7 @@ def kick(table: ActedTable, host: Seat, index: int) -> None:
     the log says so, and its player may not sit again."""
     target = table.seating.remove(host, index, table.match.status == "waiting")
     table.fanout.dismiss(target, REMOVED)
-    table.match.log.append(_("The host removed {player}.", player=target.name))
+    table.match.log.append(_("The host removed {player}.", player=narrate.listing([target.name])))
     table.broadcast()
 
 
