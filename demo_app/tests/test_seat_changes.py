@@ -14,6 +14,7 @@ from liarsdice.i18n import Text
 from liarsdice_demo.edge.protocol import Intent
 from liarsdice_demo.tables import intents
 from liarsdice_demo.tables.game_loop import GameLoop
+from liarsdice_demo.tables.seating import Seating
 from liarsdice_demo.tables.table_errors import TableError
 
 from .conftest import Conn, create_in_lobby
@@ -36,7 +37,9 @@ def refused(table: StandIn, conn: Conn, intent: Intent) -> Text:
     with pytest.raises(TableError) as refusal:
         intents.carry_out(table, conn, intent)
     assert snapshot(table) == before and table.broadcasts == 0
-    return refusal.value.text
+    text = refusal.value.text
+    assert isinstance(text, Text)  # read in each reader's language
+    return text
 
 
 def at(index: int | None) -> Conn:
@@ -85,6 +88,27 @@ def test_a_seated_player_moves_to_an_empty_seat_and_their_tabs_follow() -> None:
     intents.carry_out(table, at(0), Intent("move_seat", {"seat": 1}))  # the host may move too
     assert table.seating.seats[1] is not None and table.seating.seats[1].name == "Iris"
     assert table.seating.seats[1].player_id == table.seating.host_player
+
+
+def test_another_process_loads_the_moves_and_bots_and_its_tabs_follow() -> None:
+    """Seats changed in one process (stored) and loaded in another: the tabs this one holds
+    follow their player to the new seat, and a bot added there gets a bot here."""
+    here = Seating(3, host_player=1, public=True)
+    here.take(1, "Iris", None, waiting=True)
+    knox = here.take(2, "Knox", None, waiting=True)
+    tab = at(1)
+    knox.conns[tab] = None
+    there = Seating(3, host_player=1, public=True)
+    there.load(here.to_data(), here.generation, DUDO.rules)
+    host, moving = there.seats[0], there.seats[1]
+    assert host is not None and moving is not None
+    there.move(moving, 2, waiting=True)
+    there.add_bot(host, 1, "random", DUDO.rules, waiting=True)
+    assert here.load(there.to_data(), there.generation, DUDO.rules) == []  # nobody is gone
+    moved, bot = here.seats[2], here.seats[1]
+    assert moved is not None and moved.name == "Knox" and moved.conns == {tab: None}
+    assert tab.seat == 2
+    assert bot is not None and bot.bot_kind == "random" and bot.bot is not None
 
 
 REFUSALS = [
