@@ -1,6 +1,5 @@
 // The table page around the game: the share link, the waiting room before the start, and the
-// banner after the game (the winner, the summary with the ratings, the replay), or during it
-// the warning after your forgiven first timeout (warning.js).
+// banner after the game (the winner, the summary with the ratings, the replay).
 import { botWords, el, listing, t, tn } from "./api.js";
 import { summaryParts } from "./summary.js";
 import { forgivenWarning } from "./warning.js";
