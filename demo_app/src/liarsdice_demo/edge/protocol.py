@@ -45,6 +45,9 @@ FIELDS: dict[str, dict[str, type]] = {
     "start": {},
     "rematch": {},
     "kick": {"seat": int},
+    "add_bot": {"seat": int, "kind": str},
+    "remove_bot": {"seat": int},
+    "move_seat": {"seat": int},
     "say": {"phrase": str},
     "ping": {},
 }

@@ -47,6 +47,12 @@ export function botWords(kind) {
   return TEXT.bots?.[kind] ?? kind;
 }
 
+/** Each bot kind a host may seat with its title in the page's language ("Medium bot"), easiest
+ * first. */
+export function botTitles() {
+  return TEXT.botTitles ?? {};
+}
+
 /** POST JSON to `url`; resolves to the parsed JSON body (refusals included). */
 export async function postJSON(url, body) {
   const response = await fetch(url, {

@@ -4,6 +4,7 @@
 // lines it no longer holds).
 import { bidText, botWords, el, listing, t, tn } from "./api.js";
 import { summaryParts } from "./summary.js";
+import { forgivenWarning } from "./warning.js";
 
 const $ = (id) => document.getElementById(id);
 let copiedTimer = null;
@@ -106,13 +107,19 @@ export function renderWaiting(message, boot, closed) {
   $("start").hidden = closed || !(me && me.host);
 }
 
-/** The banner of state `message`: the winners (`nameOf` shows a name), or why the game stopped. */
+/** The banner of state `message`: the winners (`nameOf` shows a name), why the game stopped,
+ * or during a game the warning after your forgiven first timeout (warning.js). */
 export function renderBanner(message, nameOf) {
   const banner = $("banner");
   const winners = (message.view?.winners ?? []).map(nameOf);
   const stopped = message.table.status === "stopped" && message.table.stopped;
-  banner.hidden = !(message.table.status === "over" && winners.length) && !stopped;
+  const warning = forgivenWarning(message);
+  banner.hidden = !(message.table.status === "over" && winners.length) && !stopped && !warning;
   if (banner.hidden) return;
+  if (warning) {
+    if (banner.firstChild !== warning) banner.replaceChildren(warning); // kept: focus stays on it
+    return;
+  }
   if (stopped) {
     banner.replaceChildren(el("strong", { id: "stopped" }, message.table.stopped));
     return;

@@ -1,6 +1,6 @@
 // The seats as a list, and dice as text: each die is an image named by its face in words, each
 // seat says in words whose turn it is, which seat is yours and who is out.
-import { PIPS, botWords, dieName, el, faceUp, listing, t, tn } from "./api.js";
+import { PIPS, botTitles, botWords, dieName, el, faceUp, listing, t, tn } from "./api.js";
 import { rebuilding } from "./focus.js";
 
 // A bot's seat: "Boris · bot, hard" (its name without "(bot)", then its level, or its kind).
@@ -28,14 +28,50 @@ export function dice(values, matching = null, hiddenCount = 0, up = []) {
   return [...shown, ...hidden];
 }
 
-/** The host's "remove" button for seat `index` before the start (others get nothing). */
-function kickButton(message, seat, index, send) {
-  const me = message.seat !== null ? message.table.seats[message.seat] : null;
-  if (!me?.host || message.table.status !== "waiting" || index === message.seat || seat.kind !== "human") return null;
+/** The seat of this page's player, if they sit at the table. */
+const mySeat = (message) => (message.seat !== null ? message.table.seats[message.seat] : null);
+
+/** Whether this page's player is the host and the game has not started. */
+const hostWaiting = (message) => Boolean(mySeat(message)?.host) && message.table.status === "waiting";
+
+/**
+ * The host's "remove" button for seat `index` before the start (others get nothing): a player
+ * is removed for good (`kick`), a bot is taken away and its seat is empty again (`remove_bot`).
+ */
+function removeButton(message, seat, index, send) {
+  if (!hostWaiting(message) || index === message.seat) return null;
+  const bot = seat.kind === "bot";
   return el("button", {
-    type: "button", class: "kick", "data-kick": index, title: t("removeTitle", { name: seat.name }),
-    onclick: () => send("kick", { seat: index }),
+    type: "button", class: "kick", "data-kick": index, "data-control": `remove-${index}`,
+    title: bot ? t("removeBotTitle") : t("removeTitle", { name: seat.name }),
+    onclick: () => send(bot ? "remove_bot" : "kick", { seat: index }),
   }, t("remove"));
+}
+
+/**
+ * The controls of empty seat `index` before the start: for the host, a bot's level and "Add"
+ * (`add_bot`); for a seated player, "Sit here" (`move_seat`). `kinds`: the bot kinds by level,
+ * `chosen()`/`choose(kind)`: the level picked last (kept while the seats are drawn again).
+ */
+function emptySeatControls(message, index, send, { kinds, chosen, choose }) {
+  if (message.table.status !== "waiting" || message.seat === null) return null;
+  const number = index + 1;
+  const controls = [];
+  if (hostWaiting(message) && kinds.length) {
+    const picker = el("select", {
+      class: "bot-kind", "data-control": `bot-kind-${index}`, "aria-label": t("botFor", { number }),
+      onchange: (event) => choose(event.target.value),
+    }, ...kinds.map(([kind, title]) => el("option", { value: kind, selected: kind === chosen() }, title)));
+    controls.push(picker, el("button", {
+      type: "button", class: "add-bot", "data-control": `add-bot-${index}`, title: t("addBotTitle", { number }),
+      onclick: () => send("add_bot", { seat: index, kind: picker.value }),
+    }, t("addBot")));
+  }
+  controls.push(el("button", {
+    type: "button", class: "sit-here", "data-control": `sit-${index}`, title: t("sitHereTitle", { number }),
+    onclick: () => send("move_seat", { seat: index }),
+  }, t("sitHere")));
+  return el("div", { class: "seat-tools" }, ...controls);
 }
 
 /** The host's mark: the word "host" in a small badge (a star is the winner's), its title saying
@@ -91,10 +127,15 @@ function renderWatchers(line, watchers) {
 export function seatList(box, config, send) {
   let outBefore = new Set(); // the players out at the last render
   const chambers = config.options["revolver.chambers"];
+  const kinds = Object.entries(botTitles()); // [kind, "Medium bot"], easiest first
+  let kind = kinds.some(([k]) => k === config.bot_kind) ? config.bot_kind : kinds[0]?.[0];
+  const picking = { kinds, chosen: () => kind, choose: (k) => { kind = k; } };
 
   function card(message, seat, index, freshReveal) {
     if (!seat) {
-      return el("li", { class: "seat empty" }, el("div", { class: "name" }, t("seat", { number: index + 1 })), el("div", { class: "hint" }, t("empty")));
+      return el("li", { class: "seat empty", "data-seat": index },
+        el("div", { class: "name" }, t("seat", { number: index + 1 })), el("div", { class: "hint" }, t("empty")),
+        emptySeatControls(message, index, send, picking));
     }
     const { view, reveal } = message;
     const info = view?.seats.find((s) => s.name === seat.name);
@@ -125,7 +166,7 @@ export function seatList(box, config, send) {
         seat.host ? hostBadge() : null,
         message.seat === index ? el("small", { class: "you" }, ` · ${t("you")}`) : null,
         seat.kind === "bot" ? el("small", { title: seat.bot_kind }, t("botSeat", { bot: botWords(seat.bot_kind) })) : null,
-        kickButton(message, seat, index, send)),
+        removeButton(message, seat, index, send)),
       el("div", { class: "status" }, statusWords(seat, info, onTurn)),
       el("div", { class: "dice" }, diceRow),
       el("div", { class: "facts" }, facts(info, revealed, alive, chambers)),
@@ -134,7 +175,7 @@ export function seatList(box, config, send) {
 
   return function render(message, freshReveal = false) {
     const cards = message.table.seats.map((seat, index) => card(message, seat, index, freshReveal));
-    rebuilding(box, "data-kick", () => box.replaceChildren(...cards));
+    rebuilding(box, "data-control", () => box.replaceChildren(...cards));
     renderWatchers(document.getElementById("watchers"), message.table.watchers);
     outBefore = new Set((message.view?.seats ?? []).filter((s) => !s.alive).map((s) => s.name));
   };

@@ -7,7 +7,8 @@ Contract: :func:`forgive` answers for the seat whose clock ran out: the log line
 table then lets the seat's bot play the turn, :func:`liarsdice_demo.tables.bot_driver.play_turn`)
 when the table's config has ``forgive_first_timeout`` and this human has not been forgiven in
 this game yet; ``None`` otherwise (the timeout is ruled as the rules say). ``Seat.forgiven`` is
-stored with the seat and cleared for each new game (:meth:`.GameLoop.new_game`).
+stored with the seat, sent in every state (``table.seats[].forgiven``: the table page warns that
+player in their banner) and cleared for each new game (:meth:`.GameLoop.new_game`).
 """
 
 from __future__ import annotations

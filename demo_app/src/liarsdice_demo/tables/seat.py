@@ -70,6 +70,7 @@ class Seat:
             "host": host,
             "rematch": self.rematch,
             "stand_in": self.stand_in,
+            "forgiven": self.forgiven,
         }
 
     def holds(self, token: str) -> bool:

@@ -3,11 +3,12 @@
 Contract: :class:`Seating` is plain state with the rules of seating; it takes no lock, stores
 nothing and sends nothing (the table calls it under its own lock, then stores and broadcasts).
 Taking a seat at a private table needs its join key (compared in constant time); a player the
-host removed may not sit again; a seat keeps only the digests of its newest
-:data:`MAX_TOKENS_PER_SEAT` tokens. Names at a table are unique, but a seat is never found by
-its name: each new occupant gets a new generation (:attr:`Seating.generation`), and a seat is
-found by its token or its generation, so a newcomer under a removed player's name is another
-seat.
+host removed may not sit again; before the start the host may put a bot of any installed kind in
+an empty seat and take it away, and a seated player may move to an empty seat; a seat keeps
+only the digests of its newest :data:`MAX_TOKENS_PER_SEAT` tokens. Names at a table are unique,
+but a seat is never found by its name: each new occupant gets a new generation
+(:attr:`Seating.generation`), and a seat is found by its token or its generation, so a newcomer
+under a removed player's name is another seat.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+from liarsdice.bots import bot_kinds, by_level
 from liarsdice.i18n import Catalog, Text
 from liarsdice.ruleset import Ruleset
 from liarsdice_demo.tables.bot_driver import new_bot
@@ -159,18 +161,82 @@ class Seating:
         the seats again from 0 (their sockets follow)."""
         for index, seat in enumerate(self.seats):
             if seat is None and kind is not None:
-                name = self.unique(BOT_NAMES[index] + narrate.BOT_SUFFIX)
-                bot = new_bot(kind, rules)
-                generation = self.new_generation()
-                self.seats[index] = Seat(
-                    index, name, "bot", None, bot_kind=kind, bot=bot, generation=generation
-                )
+                self.seats[index] = self._bot_seat(index, kind, rules)
         self.seats = [seat for seat in self.seats if seat is not None]
         for index, seat in enumerate(self.seats):
             assert seat is not None
             seat.index = index
             for conn in seat.conns:
                 conn.seat = index
+
+    def _bot_seat(self, index: int, kind: str, rules: Ruleset) -> Seat:
+        """A new bot of ``kind`` for seat ``index``, named after the seat ("Ada (bot)")."""
+        name = self.unique(BOT_NAMES[index] + narrate.BOT_SUFFIX)
+        bot = new_bot(kind, rules)
+        generation = self.new_generation()
+        return Seat(index, name, "bot", None, bot_kind=kind, bot=bot, generation=generation)
+
+    def add_bot(self, host: Seat, index: int, kind: str, rules: Ruleset, waiting: bool) -> Seat:
+        """The host (``host``) puts a bot of ``kind`` (an installed kind: the lobby offers them
+        all) in empty seat ``index`` before the start (``waiting``). ``TableError`` for anyone
+        else, after the start, for an unknown kind, a seat the table lacks or a taken one.
+        Returns the bot's seat."""
+        self._host_before_start(host, waiting)
+        if kind not in bot_kinds():
+            raise TableError(
+                _(
+                    "unknown bot kind {kind!r}: choose one of {kinds}",
+                    kind=kind,
+                    kinds=", ".join(by_level(bot_kinds())),
+                )
+            )
+        self._free(index)
+        seat = self.seats[index] = self._bot_seat(index, kind, rules)
+        return seat
+
+    def remove_bot(self, host: Seat, index: int, waiting: bool) -> Seat:
+        """The host (``host``) takes the bot in seat ``index`` away before the start
+        (``waiting``): the seat is empty again. ``TableError`` for anyone else, after the start,
+        or for a seat that holds no bot. Returns the bot's seat."""
+        self._host_before_start(host, waiting)
+        target = self._at(index)
+        if target is None or target.kind != "bot":
+            raise TableError(_("there is no bot in that seat"))
+        self.seats[index] = None
+        return target
+
+    def move(self, seat: Seat, index: int, waiting: bool) -> None:
+        """``seat``'s player moves to empty seat ``index`` before the start (``waiting``); their
+        sockets follow. ``TableError`` after the start, for the seat they sit in, a seat the table
+        lacks or a taken one."""
+        if not waiting:
+            raise TableError(_("seats can only be changed before the game starts"))
+        if index == seat.index:
+            raise TableError(_("you already sit in that seat"))
+        self._free(index)
+        self.seats[seat.index], self.seats[index] = None, seat
+        seat.index = index
+        for conn in seat.conns:
+            conn.seat = index
+
+    def _host_before_start(self, host: Seat, waiting: bool) -> None:
+        """``TableError`` unless ``host`` is the table's host and the game has not started."""
+        if host.player_id != self.host_player:
+            raise TableError(_("only the table's host can add or remove bots"))
+        if not waiting:
+            raise TableError(_("bots can only be added or removed before the game starts"))
+
+    def _at(self, index: int) -> Seat | None:
+        """The seat at ``index`` (``None``: empty); ``TableError`` when the table has no such
+        seat."""
+        if not 0 <= index < len(self.seats):
+            raise TableError(_("there is no such seat at this table"))
+        return self.seats[index]
+
+    def _free(self, index: int) -> None:
+        """``TableError`` unless seat ``index`` exists and is empty."""
+        if self._at(index) is not None:
+            raise TableError(_("that seat is taken"))
 
     def remove(self, host: Seat, index: int, waiting: bool) -> Seat:
         """The host (``host``) empties seat ``index`` before the start (``waiting``); its player

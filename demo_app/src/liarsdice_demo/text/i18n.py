@@ -31,7 +31,7 @@ from werkzeug.utils import cached_property
 from werkzeug.wrappers import Response
 
 from liarsdice import i18n
-from liarsdice.bots import bot_kinds, bot_title
+from liarsdice.bots import bot_kinds, bot_title, by_level
 from liarsdice.i18n import LANGUAGE_NAMES, LOCALES
 
 DOMAIN = "liarsdice_demo"
@@ -339,6 +339,19 @@ def _client_text(locale: str) -> dict[str, Any]:
         "wonTogether": gettext("{players} win the game!"),
         "secondsLeft": plural_forms(lambda n: ngettext("{n} second left", "{n} seconds left", n)),
         "bots": {kind: bot_words(kind, locale) for kind in bot_kinds()},
+        # seats.js: the seats' controls before the start (tables/intents.py), easiest bot first
+        "botTitles": {kind: bot_title(kind).render(locale) for kind in by_level(bot_kinds())},
+        "botFor": gettext("Bot for seat {number}"),
+        "addBot": gettext("Add"),
+        "addBotTitle": gettext("Put this bot in seat {number}"),
+        "removeBotTitle": gettext("Take this bot away: the seat is empty again"),
+        "sitHere": gettext("Sit here"),
+        "sitHereTitle": gettext("Move to seat {number}"),
+        # warning.js: the first timeout forgiven (tables/forgiving.py), in that player's banner
+        "forgivenWarning": gettext(
+            "Your clock ran out: a bot played for you this time; next time you lose the round."
+        ),
+        "gotIt": gettext("Got it"),
     }
 
 
