@@ -29,7 +29,7 @@ from random import Random
 import attrs
 
 from liarsdice import engine, parallel
-from liarsdice.bots import Bot, interjection, make_bot
+from liarsdice.bots import Bot, BotFactory, interjection, make_bot
 from liarsdice.errors import IllegalAction
 from liarsdice.limits import StuckGame
 from liarsdice.models import Action, GameState
@@ -204,6 +204,7 @@ def _one_game(
     dice_per_player: int,
     games: int,
     seed: int,
+    factories: Mapping[str, BotFactory],
     rules: Ruleset,
     game: int,
 ) -> _Game:
@@ -217,7 +218,9 @@ def _one_game(
         kind = kinds[(seat + game) % n]
         name = f"{seat + 1}:{kind}"
         bot_rng = Random(parallel.game_seed(seed, game, seat))
-        seating.append((name, make_bot(kind, rules, bot_rng)))
+        factory = factories.get(kind)
+        bot = make_bot(kind, rules, bot_rng) if factory is None else factory(rules, bot_rng)
+        seating.append((name, bot))
         kind_of[name] = kind
     times: dict[str, list[float]] = {kind: [] for kind in kinds}
     full: dict[str, list[float]] = {kind: [] for kind in kinds}
@@ -243,6 +246,7 @@ def run(
     progress: Callable[[int], None] | None = None,
     workers: int = 1,
     dask: str | None = None,
+    factories: Mapping[str, BotFactory] | None = None,
 ) -> TournamentReport:
     """Play ``games`` games, one seat per entry of ``kinds`` (a kind may repeat), seats rotating.
 
@@ -253,6 +257,10 @@ def run(
     that reaches the ruleset's move limit without a winner raises
     :class:`~liarsdice.limits.StuckGame` saying which game it was; a table the ruleset's preset
     does not take raises :class:`~liarsdice.errors.BadTableSize` before any game.
+
+    ``factories`` seats kinds that are not installed (or stands in for installed ones): a kind
+    named there is made by its factory, any other by :func:`~liarsdice.bots.make_bot`. Each
+    factory must pickle (a class or a module-level function) to play on other processes.
     """
     if len(kinds) < 2:
         raise ValueError("a tournament needs at least 2 bots")
@@ -265,7 +273,9 @@ def run(
     full: dict[str, list[float]] = {kind: [] for kind in kinds}
     rounds = won = 0
     started = time.perf_counter()
-    one_game = functools.partial(_one_game, tuple(kinds), dice_per_player, games, seed)
+    one_game = functools.partial(
+        _one_game, tuple(kinds), dice_per_player, games, seed, dict(factories or {})
+    )
     for played in parallel.play(
         rules, one_game, games, workers=workers, dask=dask, progress=progress
     ):
