@@ -17,6 +17,7 @@ from liarsdice.events import (
     PrivateStateSet,
 )
 from liarsdice.game import Game
+from liarsdice.bidkinds import COUNT_OF_FACE, BidKind
 from liarsdice.hookspecs import hookimpl, hookspec
 from liarsdice.limits import GameLimit, StuckGame
 from liarsdice.models import (
@@ -39,6 +40,8 @@ __all__ = [
     "BadHookResult",
     "Bid",
     "BidAction",
+    "BidKind",
+    "COUNT_OF_FACE",
     "CallAction",
     "CallRegistry",
     "CallStakes",

@@ -115,7 +115,7 @@ class Table:
 
     def human_move(self) -> None:
         """The player's turn: show the bids and the prompt until a move is accepted."""
-        self.say(words.bids_line(self.game.view(self.human)))
+        self.say(words.bids_line(self.game.view(self.human), self.rules.bid_kind))
         self.say(_("Your turn, {player}.", player=self.human))
         while True:
             action = self.ask()
