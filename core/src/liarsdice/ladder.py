@@ -24,7 +24,8 @@ __all__ = ["BidLadder"]
 class BidLadder:
     """The bids of a ruleset in rank order, by ``hooks.bid_rank``, and its move limits, by the
     ``liarsdice_game_limit`` answers of the plugins ``asked`` (by name, in order) of ``pm``
-    with ``options``; the bids are those of ``kind`` (:mod:`liarsdice.bidkinds`). Every answer is kept: ranks depend on the bid and the options only."""
+    with ``options``; the bids are those of ``kind`` (:mod:`liarsdice.bidkinds`). Every answer is
+    kept: ranks depend on the bid and the options only."""
 
     def __init__(
         self,

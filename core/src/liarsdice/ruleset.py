@@ -11,6 +11,7 @@ variants in their declared order and the baseline last, as a fallback
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -297,7 +298,7 @@ class Ruleset:
             if (kind := call_one(name, self.pm, "liarsdice_bid_kind", options=self.options))
             is not None
         ]
-        for (name, kind), (other, other_kind) in zip(answers, answers[1:]):
+        for (name, kind), (other, other_kind) in itertools.pairwise(answers):
             if other != BASELINE and kind.name != other_kind.name:
                 raise Conflict(
                     _(
