@@ -46,7 +46,7 @@ def sum_pmf(dice: int) -> tuple[float, ...]:
 
 
 class PipTotal(BidKind):
-    """"The pips on the table add up to at least ``quantity``": ``Bid(total, 0)``, for a total
+    """ "The pips on the table add up to at least ``quantity``": ``Bid(total, 0)``, for a total
     from the dice in play to six times as many."""
 
     name = "pips"
@@ -58,8 +58,10 @@ class PipTotal(BidKind):
 
     def shape_problem(self, bid: Bid, dice_in_play: int) -> Text | None:
         if bid.face != 0:
-            return _("pip-sum: a bid is a total of pips, with no face (face 0, not {face})",
-                     face=bid.face)
+            return _(
+                "pip-sum: a bid is a total of pips, with no face (face 0, not {face})",
+                face=bid.face,
+            )
         if not dice_in_play <= bid.quantity <= 6 * dice_in_play:
             return _(
                 "pip-sum: with {n} dice in play a total is {low} to {high}, not {total}",
@@ -103,9 +105,7 @@ def liarsdice_variant_info() -> VariantInfo:
 @hookimpl
 def liarsdice_combination_problem(options: Options) -> Text | None:
     if options["standard.wild_ones"]:
-        return _(
-            "pip-sum adds up the pips, so no die can be wild: drop standard.wild_ones=true"
-        )
+        return _("pip-sum adds up the pips, so no die can be wild: drop standard.wild_ones=true")
     return None
 
 
@@ -123,8 +123,7 @@ def liarsdice_bid_rank(bid: Bid) -> RankKey:
 def liarsdice_describe() -> RulesText:
     return RulesText(
         text=_(
-            "Bids name a total of pips, not a face: add up the pips of every die under every "
-            "cup."
+            "Bids name a total of pips, not a face: add up the pips of every die under every cup."
         ),
         clauses={
             "bidding.claim": _(
