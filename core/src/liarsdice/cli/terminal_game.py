@@ -47,6 +47,8 @@ class Table:
         self.rules, self.game, self.human, self.bots = rules, game, human, bots
         self.lang, self.read, self.write = lang, read, write
         self.calls = call_words(rules.calls)
+        #: Whether a bid is typed as one number (a bid kind of one field, a total of pips).
+        self.one_number = len(rules.bid_kind.fields) == 1
 
     def call_names(self, kinds: Sequence[str]) -> tuple[str, ...]:
         """The calls ``kinds`` as the player types them in their language ("не вірю")."""
@@ -69,7 +71,7 @@ class Table:
     def help_line(self) -> Text:
         """The grammar, with the calls the player may make now."""
         legal = legality.legal_calls(self.rules, self.game.state, self.human)
-        return help_text(self.call_names(legal))
+        return help_text(self.call_names(legal), self.one_number)
 
     def ask(self) -> Action:
         """Prompt until the player types a readable move (the engine judges it after)."""
@@ -78,7 +80,7 @@ class Table:
                 line = self.read("> ")
             except EOFError:
                 raise Quit from None
-            typed = parse(line, self.calls)
+            typed = parse(line, self.calls, self.one_number)
             if isinstance(typed, Text):
                 self.say(typed)
             elif typed.word == "help":
