@@ -462,7 +462,9 @@ def _hints(rules: Ruleset, draft: Draft, action: BidAction) -> list[Text]:
     """What a player whose bid was refused can do instead: the lowest raise, when the bid did
     not raise the one on the table."""
     current = draft.current_bid
-    if current is None or rules.rank(action.bid) > rules.rank(current):
+    if current is None or turn_problem(draft, action.player) is not None:
+        return []  # only the player on turn bids: nobody else is told what to raise to
+    if rules.rank(action.bid) > rules.rank(current):
         return []
     hint = lowest_raise_hint(rules, draft, action.player, action.bid)
     return [] if hint is None else [hint]
