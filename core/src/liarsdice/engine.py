@@ -73,6 +73,7 @@ __all__ = [  # the checks live in liarsdice.legality; they are the engine's API 
     "bid_value",
     "call_problems",
     "count_matching",
+    "counted_faces",
     "deal",
     "draft_legal_bids",
     "draft_legal_calls",
@@ -284,6 +285,15 @@ def bid_value(rules: Ruleset, state: GameState, bid: Bid) -> int:
     faces = rules.hooks.matching_faces(state, bid.face) if kind.names_faces else frozenset()
     dice = (die for roll in state.round.rolls.values() for die in roll)
     return kind.value(bid, dice, faces)
+
+
+def counted_faces(rules: Ruleset, state: GameState, bid: Bid) -> frozenset[int]:
+    """The faces whose dice count toward ``bid`` now, for showing which dice counted at a
+    reveal: ``matching_faces`` where bids name a face, else every face (a total of pips counts
+    every die)."""
+    if not rules.bid_kind.names_faces:
+        return frozenset(FACES)
+    return frozenset(rules.hooks.matching_faces(state, bid.face))
 
 
 def _bid_value(rules: Ruleset, draft: Draft, bid: Bid) -> int:
