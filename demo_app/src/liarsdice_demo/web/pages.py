@@ -18,10 +18,10 @@ from flask import Blueprint, abort, current_app, g, redirect, render_template, r
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
+from liarsdice.bidkinds import COUNT_OF_FACE
 from liarsdice.errors import RulesetError
 from liarsdice.events import Event
 from liarsdice.i18n import LOCALES, render
-from liarsdice.bidkinds import COUNT_OF_FACE
 from liarsdice.kindodds import kind_odds
 from liarsdice.odds import SAMPLES
 from liarsdice.oddspage import odds_table
