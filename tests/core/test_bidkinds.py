@@ -107,3 +107,18 @@ def test_the_count_keeps_its_exact_outlook(dice_loss_rules: Ruleset) -> None:
 
 def test_pip_total_is_a_bid_kind() -> None:
     assert isinstance(PIP_TOTAL, BidKind) and not PIP_TOTAL.names_faces
+
+
+def test_the_odds_page_of_a_kind_lists_every_bid_and_its_method() -> None:
+    from liarsdice.kindodds import kind_odds
+
+    rules = Ruleset.build(["pip-sum", "dice-loss"])
+    page = kind_odds(rules, 3, (6,))
+    assert page.method == "exact" and page.unknown == 2
+    assert [row.bid for row in page.rows] == [Bid(total, 0) for total in range(3, 19)]
+    by_total = {row.bid.quantity: row for row in page.rows}
+    assert by_total[8].at_least == 1.0  # 6 seen, the two unseen dice bring at least 2
+    assert by_total[13].exactly == pytest.approx(6 / 36)  # the two unseen dice sum to 7
+    assert page.as_dict()["rows"][0]["words"] == "a total of 3"
+    with pytest.raises(ValueError, match="more than the 1 in play"):
+        kind_odds(rules, 1, (6, 6))
