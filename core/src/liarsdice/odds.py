@@ -229,7 +229,7 @@ class ValueOutlook:
 
     def at_least(self, quantity: int) -> float:
         """P(value >= quantity): the chance the bid is true."""
-        return 1.0 if quantity <= 0 else float(sum(self.pmf[quantity:]))
+        return 1.0 if quantity <= 0 else min(1.0, float(sum(self.pmf[quantity:])))
 
     def exactly(self, quantity: int) -> float:
         """P(value == quantity): the chance an exact call on it succeeds."""
