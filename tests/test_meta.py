@@ -90,6 +90,10 @@ HOOK_TESTS = {
         "test_half_window_refuses_exact_once_13_of_25_dice_are_out",
     ),
     "liarsdice_resolve_call": ("tests/core/test_standard.py", "test_challenge_resolution"),
+    "liarsdice_bid_kind": (
+        "tests/core/test_bidkinds.py",
+        "test_two_variants_playing_different_kinds_conflict",
+    ),
     "liarsdice_call_stakes": (
         "tests/core/test_bots.py",
         "test_bots_weigh_a_third_party_call_kind_by_its_declared_stakes",

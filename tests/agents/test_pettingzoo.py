@@ -19,7 +19,7 @@ if not os.environ.get("CI"):
 
 from pettingzoo.test import api_test, seed_test
 
-from liarsdice import Ruleset
+from liarsdice import COUNT_OF_FACE, Ruleset
 from liarsdice.discovery import installed, presets
 from liarsdice.errors import BadTableSize, RulesetError
 from liarsdice.openspiel import LiarsDiceGame
@@ -52,6 +52,8 @@ def random_combinations(count: int, seed: int = 48) -> list[Any]:
             rules = Ruleset.build(names)
         except RulesetError:
             continue
+        if rules.bid_kind is not COUNT_OF_FACE:
+            continue  # the bridge numbers counts of a face: refused, as tested below
         for players in (3, 4, 2):
             try:
                 rules.check_table(players, 2)
@@ -164,3 +166,8 @@ def test_no_render_without_a_render_mode_and_a_bad_one_is_refused() -> None:
     assert game.render() is None
     with pytest.raises(ValueError, match="render_mode is 'ansi' or None, not 'human'"):
         raw_env(preset="dudo", players=2, dice=5, render_mode="human")
+
+
+def test_bids_that_are_not_counts_of_a_face_are_refused() -> None:
+    with pytest.raises(ValueError, match="plays bids of kind 'pips'"):
+        env(variants=["pip-sum", "dice-loss"], players=2, dice=2)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from liarsdice.cli.terminal_input import Typed, call_words, help_text, parse
-from liarsdice.i18n import Text
+from liarsdice.i18n import Text, render
 from liarsdice.models import Bid
 from liarsdice.ruleset import Ruleset
 
@@ -117,3 +117,13 @@ def test_a_label_of_a_call_the_ruleset_does_not_offer_is_unreadable() -> None:
     calls = call_words(Ruleset.build(["dice-loss"]).calls)
     assert parse("не вірю", calls) == Typed("call", kind="challenge")
     assert isinstance(parse("в точку", calls), Text)
+
+
+def test_where_a_bid_is_one_number_a_number_is_a_bid() -> None:
+    calls = {"challenge": "challenge"}
+    assert parse("23", calls, one_number=True) == Typed("bid", bid=Bid(23, 0))
+    assert parse(" 7 ", calls, one_number=True) == Typed("bid", bid=Bid(7, 0))
+    assert parse("challenge", calls, one_number=True) == Typed("call", kind="challenge")
+    assert not isinstance(parse("3 5", calls, one_number=True), Typed)
+    assert not isinstance(parse("23", calls), Typed)  # a count of a face needs both numbers
+    assert '"23"' in render(help_text(("challenge",), one_number=True))

@@ -686,3 +686,18 @@ def test_effects_that_leave_nobody_alive_are_a_plugin_error(
 def test_a_call_made_out_of_turn_must_end_the_round() -> None:
     with pytest.raises(ValueError, match="shout' is made out of turn, so it must end the round"):
         CallRegistry("shouter").add("shout", "a call", ends_round=False, out_of_turn=True)
+
+
+@pytest.mark.parametrize("player", ["nobody", "Cid"])
+def test_a_bid_off_turn_is_refused_without_a_raise_hint(player: str) -> None:
+    """Only the player on turn is told the lowest raise: asking the plugins about a stranger's
+    raises made palifico's bid_problems fail (KeyError: 'nobody')."""
+    rules = Ruleset.build(["palifico", "dice-loss"])
+    game = Game(rules, ["Ann", "Ben", "Cid"], Random(1), dice_per_player=2, first_opener="Ann")
+    game.start_round()
+    game.bid("Ann", 2, 3)
+    before = game.state
+    with pytest.raises(IllegalAction) as refused:
+        game.act(BidAction(player, Bid(1, 2)))
+    assert not any("lowest raise" in str(reason) for reason in refused.value.reasons)
+    assert game.state == before

@@ -47,6 +47,7 @@ from liarsdice.testing import (
 )
 from liarsdice.testing.driver import PlayedGame, StartRound, Step, timeline
 from liarsdice.testing.plugins import NATURAL_ACE, extra_variants
+from liarsdice_pip_sum import PipTotal, sum_pmf
 
 GameLaw = laws.GameLaw
 
@@ -648,3 +649,72 @@ def test_an_amendment_to_a_clause_its_variant_does_not_write_breaks_the_text_tar
         "stale's liarsdice_describe amends 'calza.when', but calza writes no such clause "
         "(its clauses: 'calza.window', 'calza.anyone')"
     ) in broken_law.value.detail
+
+
+# --- bid kinds ------------------------------------------------------------------------------------
+
+
+class _ForgetsTheKnownDice(PipTotal):
+    """A sum-of-pips kind whose distribution leaves out the dice the player sees."""
+
+    def distribution(self, bid: Bid, known: Any, unknown: int, matching: Any) -> Any:
+        return sum_pmf(unknown)
+
+
+class _OneTooMany(PipTotal):
+    """A sum-of-pips kind whose shape check takes a total one above its range."""
+
+    def shape_problem(self, bid: Bid, dice_in_play: int) -> Any:
+        if bid.face == 0 and bid.quantity == 6 * dice_in_play + 1:
+            return None
+        return super().shape_problem(bid, dice_in_play)
+
+
+@pytest.mark.parametrize(
+    ("kind", "said"),
+    [
+        (_ForgetsTheKnownDice(), "but its truth function over every roll gives"),
+        (
+            _OneTooMany(),
+            "its shape check accepts a total of 7 [7, 0], which its range does not list",
+        ),
+    ],
+    ids=["distribution", "shape"],
+)
+def test_a_bid_kind_at_odds_with_itself_breaks_the_kind_law(
+    broken: Callable[..., Ruleset], kind: PipTotal, said: str
+) -> None:
+    @hookimpl
+    def liarsdice_bid_kind() -> PipTotal:
+        return kind
+
+    @hookimpl
+    def liarsdice_bid_rank(bid: Bid) -> tuple[int, int]:
+        return (bid.quantity, bid.face)
+
+    rules = broken("sloppy-kind", liarsdice_bid_kind, liarsdice_bid_rank)
+    with pytest.raises(LawViolation) as caught:
+        laws.bid_kind_is_consistent(rules)
+    assert caught.value.law == laws.KIND
+    assert "sloppy-kind's liarsdice_bid_kind" in caught.value.detail
+    assert said in caught.value.detail
+    laws.bid_kind_is_consistent(Ruleset.build(["pip-sum", "dice-loss"]))
+    laws.bid_kind_is_consistent(Ruleset.build(["dice-loss"]))
+
+
+def test_a_rank_that_ignores_the_total_breaks_the_bid_order(
+    broken: Callable[..., Ruleset],
+) -> None:
+    @hookimpl
+    def liarsdice_bid_kind() -> PipTotal:
+        return PipTotal()
+
+    @hookimpl
+    def liarsdice_bid_rank(bid: Bid) -> tuple[int, int]:
+        return (min(bid.quantity, 10), 0)  # every total above 10 ranks alike
+
+    rules = broken("capped", liarsdice_bid_kind, liarsdice_bid_rank)
+    with pytest.raises(LawViolation) as caught:
+        laws.bid_order(rules)
+    assert caught.value.law == laws.ORDER
+    assert "ranks are equal" in caught.value.detail

@@ -197,3 +197,9 @@ def test_the_tensor_pictures_the_round_from_the_view(equivalent_rules: Ruleset) 
                 perfect_recall=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
             )
         )
+
+
+def test_bids_of_another_kind_are_refused_with_the_reason() -> None:
+    rules = Ruleset.build(["pip-sum", "dice-loss"])
+    with pytest.raises(ValueError, match="plays bids of kind 'pips'"):
+        bridge.load(rules, 2, 1)

@@ -5,6 +5,7 @@ pure functions in :mod:`liarsdice.engine`). Write a variant with :data:`hookimpl
 specified in :mod:`liarsdice.hookspecs`.
 """
 
+from liarsdice.bidkinds import COUNT_OF_FACE, BidKind
 from liarsdice.chance import RiggedRandom, rigged
 from liarsdice.errors import BadHookResult, HookFailed, IllegalAction, PluginError, RulesetError
 from liarsdice.events import (
@@ -36,9 +37,11 @@ from liarsdice.reads import reads
 from liarsdice.ruleset import Ruleset
 
 __all__ = [
+    "COUNT_OF_FACE",
     "BadHookResult",
     "Bid",
     "BidAction",
+    "BidKind",
     "CallAction",
     "CallRegistry",
     "CallStakes",

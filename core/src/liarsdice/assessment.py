@@ -57,16 +57,14 @@ def assess(rules: Ruleset, view: PlayerView) -> Assessment:
     calls = set(engine.legal_calls(rules, state, view.viewer)) if current else set()
     bid_true = exact_wins = expected_count = None
     if current is not None:
-        look = odds.view_outlook(rules, view, current.face, state)
+        look = odds.view_chances(rules, view, current, state)
         bid_true = look.at_least(current.quantity)
         expected_count = look.expected
         if "exact" in calls:
             exact_wins = look.exactly(current.quantity)
     raises = []
     for bid in legality.lowest_raises(rules, state, view.viewer).values():
-        raises.append(
-            Raise(bid, odds.view_outlook(rules, view, bid.face, state).at_least(bid.quantity))
-        )
+        raises.append(Raise(bid, odds.view_chances(rules, view, bid, state).at_least(bid.quantity)))
     raises.sort(key=lambda r: (-r.true, rules.rank(r.bid)))
     return Assessment(
         bid=current,

@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 import pluggy
 
+from liarsdice.bidkinds import BidKind
 from liarsdice.discovery import call_on
 from liarsdice.errors import BadHookResult, HookFailed, IllegalAction, PluginError, RulesetError
 from liarsdice.events import EFFECT_TYPES
@@ -366,6 +367,10 @@ CONTRACTS: Mapping[str, Contract] = {
     "liarsdice_bid_made": Contract("a list of effects", _effects, fast=_EFFECTS_CHECK),
     "liarsdice_call_made": Contract("a list of effects", _effects, fast=_EFFECTS_CHECK),
     # Called on each plugin on its own (call_one), not through Hooks:
+    "liarsdice_bid_kind": Contract(
+        "a BidKind or None",
+        _expecting("a BidKind or None", lambda answer: isinstance(answer, BidKind)),
+    ),
     "liarsdice_call_stakes": Contract(
         "a CallStakes or None",
         _expecting("a CallStakes or None", lambda answer: isinstance(answer, CallStakes)),

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from random import Random
 
+from liarsdice.bidkinds import COUNT_OF_FACE
 from liarsdice.dispatch import Effects, Hooks
 from liarsdice.effects import fold_effects
 from liarsdice.errors import IllegalAction, PluginError
@@ -50,6 +51,7 @@ from liarsdice.legality import (
 )
 from liarsdice.models import (
     Action,
+    Bid,
     BidAction,
     CallAction,
     GameState,
@@ -68,8 +70,10 @@ __all__ = [  # the checks live in liarsdice.legality; they are the engine's API 
     "Outcome",
     "advance",
     "bid_problems",
+    "bid_value",
     "call_problems",
     "count_matching",
+    "counted_faces",
     "deal",
     "draft_legal_bids",
     "draft_legal_calls",
@@ -269,6 +273,37 @@ def count_matching(rules: Ruleset, state: GameState, face: int) -> int:
     return sum(roll.count(face) for roll in state.round.rolls.values() for face in faces)
 
 
+def bid_value(rules: Ruleset, state: GameState, bid: Bid) -> int:
+    """The value of ``bid`` on this round's rolls, by the ruleset's kind of bid (its truth
+    function, :meth:`BidKind.value <liarsdice.bidkinds.BidKind.value>`): for the baseline's
+    kind, :func:`count_matching` of its face. The bid is true when it reaches ``bid.quantity``;
+    it is the ``count`` a call is ruled on."""
+    assert state.round is not None
+    kind = rules.bid_kind
+    if kind is COUNT_OF_FACE:
+        return count_matching(rules, state, bid.face)
+    faces = rules.hooks.matching_faces(state, bid.face) if kind.names_faces else frozenset()
+    dice = (die for roll in state.round.rolls.values() for die in roll)
+    return kind.value(bid, dice, faces)
+
+
+def counted_faces(rules: Ruleset, state: GameState, bid: Bid) -> frozenset[int]:
+    """The faces whose dice count toward ``bid`` now, for showing which dice counted at a
+    reveal: ``matching_faces`` where bids name a face, else every face (a total of pips counts
+    every die)."""
+    if not rules.bid_kind.names_faces:
+        return frozenset(FACES)
+    return frozenset(rules.hooks.matching_faces(state, bid.face))
+
+
+def _bid_value(rules: Ruleset, draft: Draft, bid: Bid) -> int:
+    """:func:`bid_value` on the state ``draft`` holds, with the count memoised as
+    :func:`_count_matching` memoises it."""
+    if rules.bid_kind is COUNT_OF_FACE:
+        return _count_matching(rules, draft, bid.face)
+    return bid_value(rules, draft.freeze(), bid)
+
+
 def _count_matching(rules: Ruleset, draft: Draft, face: int) -> int:
     """:func:`count_matching` of the state ``draft`` holds, with ``matching_faces`` memoised on
     what it reads."""
@@ -350,7 +385,7 @@ def advance(
             _pass_turn(rules, log, action.player)
             return log.events
         assert draft.bids
-        count = _count_matching(rules, draft, draft.bids[-1].bid.face)
+        count = _bid_value(rules, draft, draft.bids[-1].bid)
         if rules.plan.challenge:
             resolution = challenge_ruling(draft.bids[-1], action.player, action.kind, count)
         else:
@@ -437,7 +472,9 @@ def _hints(rules: Ruleset, draft: Draft, action: BidAction) -> list[Text]:
     """What a player whose bid was refused can do instead: the lowest raise, when the bid did
     not raise the one on the table."""
     current = draft.current_bid
-    if current is None or rules.rank(action.bid) > rules.rank(current):
+    if current is None or turn_problem(draft, action.player) is not None:
+        return []  # only the player on turn bids: nobody else is told what to raise to
+    if rules.rank(action.bid) > rules.rank(current):
         return []
     hint = lowest_raise_hint(rules, draft, action.player, action.bid)
     return [] if hint is None else [hint]

@@ -40,6 +40,7 @@ from typing import Any
 
 import pluggy
 
+from liarsdice.bidkinds import BidKind
 from liarsdice.events import Effect
 from liarsdice.i18n import Text
 from liarsdice.limits import GameLimit
@@ -125,6 +126,19 @@ def liarsdice_combination_problem(variants: Sequence[str], options: Options) -> 
 
 
 # --- bid ordering -------------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def liarsdice_bid_kind(options: Options) -> BidKind | None:
+    """The kind of bid this ruleset plays (a :class:`~liarsdice.bidkinds.BidKind`: its fields,
+    words, range and truth function on the revealed dice), or ``None`` to leave it alone.
+
+    The baseline answers :data:`~liarsdice.bidkinds.COUNT_OF_FACE` ("at least 3 fours"). A
+    variant that plays another kind (a sum of pips) answers its own and also answers
+    ``liarsdice_bid_rank`` for its bids; two variants answering kinds of different names cannot
+    be played together (:class:`~liarsdice.errors.Conflict`). Asked once per ruleset, of each
+    plugin (:attr:`liarsdice.Ruleset.bid_kind`).
+    """
 
 
 @hookspec(firstresult=True)

@@ -12,9 +12,9 @@ from collections.abc import Mapping, Sequence
 
 import pluggy
 
+from liarsdice.bidkinds import COUNT_OF_FACE, BidKind
 from liarsdice.contracts import call_one
 from liarsdice.dispatch import Hooks
-from liarsdice.faces import FACES
 from liarsdice.limits import MoveLimit, combine
 from liarsdice.models import JSON, Bid, RankKey
 
@@ -24,7 +24,8 @@ __all__ = ["BidLadder"]
 class BidLadder:
     """The bids of a ruleset in rank order, by ``hooks.bid_rank``, and its move limits, by the
     ``liarsdice_game_limit`` answers of the plugins ``asked`` (by name, in order) of ``pm``
-    with ``options``. Every answer is kept: ranks depend on the bid and the options only."""
+    with ``options``; the bids are those of ``kind`` (:mod:`liarsdice.bidkinds`). Every answer is
+    kept: ranks depend on the bid and the options only."""
 
     def __init__(
         self,
@@ -32,8 +33,10 @@ class BidLadder:
         pm: pluggy.PluginManager,
         options: Mapping[str, JSON],
         asked: Sequence[str],
+        kind: BidKind = COUNT_OF_FACE,
     ) -> None:
         self.hooks = hooks
+        self.kind = kind
         self.pm = pm
         self.options = options
         self.asked = tuple(asked)
@@ -44,15 +47,17 @@ class BidLadder:
     def ladder(
         self, dice_in_play: int, refused: frozenset[int] = frozenset()
     ) -> tuple[list[RankKey], list[Bid]]:
-        """Every bid with quantity 1..``dice_in_play`` and a face not in ``refused``, sorted by
-        rank: (rank keys, bids)."""
+        """Every bid of the ruleset's kind with ``dice_in_play`` dice on the table (for the
+        baseline's: quantity 1..``dice_in_play``, any face) whose face is not in ``refused``
+        (for a kind that names faces), sorted by rank: (rank keys, bids)."""
         key = (dice_in_play, refused)
         if key not in self._ladders:
             rank = self.rank
-            bids = sorted(
-                (Bid(q, f) for q in range(1, dice_in_play + 1) for f in FACES if f not in refused),
-                key=rank,
-            )
+            kind = self.kind
+            found = kind.bids(dice_in_play)
+            if refused and kind.names_faces:
+                found = (bid for bid in found if bid.face not in refused)
+            bids = sorted(found, key=rank)
             self._ladders[key] = ([rank(bid) for bid in bids], bids)
         return self._ladders[key]
 

@@ -12,7 +12,6 @@ import itertools
 import json
 from collections.abc import Iterable, Mapping
 
-from liarsdice import phrases
 from liarsdice.contracts import call_one
 from liarsdice.i18n import Reason, _
 from liarsdice.models import (
@@ -115,23 +114,17 @@ def draft_bid_problems(
         return [problem]
     if not bid.whole:
         return [_("a bid is a whole quantity and a face")]
-    if not 1 <= bid.face <= 6:
-        return [_("there is no face {face}: dice show 1 to 6", face=bid.face)]
-    if not 1 <= bid.quantity <= draft.dice_in_play:
-        return [
-            _(
-                "{bid} is not 1 to {n} dice, the dice in play",
-                bid=phrases.bid(bid),
-                n=draft.dice_in_play,
-            )
-        ]
+    kind = rules.bid_kind
+    malformed_bid = kind.shape_problem(bid, draft.dice_in_play)
+    if malformed_bid is not None:
+        return [malformed_bid]
     if payload is not NO_PAYLOAD:
         malformed = payload_problems(rules, "bid", payload)
         if malformed:
             return malformed
     hooks = rules.hooks
     problems: list[Reason] = []
-    if _may_refuse(rules, draft, player, bid.face):
+    if kind.names_faces and _may_refuse(rules, draft, player, bid.face):
         refusal = rules.face_refusal(draft.freeze(), player, bid.face)
         if refusal is not None:
             problems.append(refusal)
@@ -143,7 +136,7 @@ def draft_bid_problems(
     current = draft.current_bid
     if current is not None and rules.rank(bid) <= rules.rank(current):
         problems.append(
-            _("{bid} does not raise {current}", bid=phrases.bid(bid), current=phrases.bid(current))
+            _("{bid} does not raise {current}", bid=kind.words(bid), current=kind.words(current))
         )
     return problems
 

@@ -11,6 +11,7 @@ reasons in :class:`~liarsdice.events.DiceChanged`, :class:`~liarsdice.events.Eli
 from __future__ import annotations
 
 from liarsdice import phrases
+from liarsdice.bidkinds import COUNT_OF_FACE, BidKind
 from liarsdice.events import (
     BidMade,
     CallMade,
@@ -41,7 +42,7 @@ def call_title(rules: Ruleset, kind: str) -> Param:
 def event_line(rules: Ruleset, event: Event) -> Text | None:
     """One line for ``event``, or ``None`` for bookkeeping a player does not read."""
     if isinstance(event, BidMade):
-        return _("{player} bids {bid}", player=event.player, bid=phrases.bid(event.bid))
+        return _("{player} bids {bid}", player=event.player, bid=rules.bid_kind.words(event.bid))
     if isinstance(event, CallMade):
         return _("{player} calls: {call}", player=event.player, call=call_title(rules, event.kind))
     if isinstance(event, TurnPassed):
@@ -95,8 +96,8 @@ def ruling(rules: Ruleset, resolution: Resolution) -> Text:
         "{call} on {bidder}'s {bid}: {count} counted; {lost}",
         call=call_title(rules, resolution.call),
         bidder=resolution.bidder or "",
-        bid=phrases.bid(resolution.bid),
-        count=phrases.dice(resolution.count),
+        bid=rules.bid_kind.words(resolution.bid),
+        count=rules.bid_kind.value_words(resolution.count),
         lost=lost,
     )
 
@@ -120,12 +121,13 @@ def table_line(view: PlayerView) -> Text:
     )
 
 
-def bids_line(view: PlayerView) -> Text:
-    """The bids so far this round, oldest first."""
+def bids_line(view: PlayerView, kind: BidKind = COUNT_OF_FACE) -> Text:
+    """The bids so far this round, oldest first, said as bids of ``kind`` (the ruleset's
+    ``bid_kind``)."""
     if not view.bids:
         return _("No bids yet this round")
     said = [
-        _("{player} {bid}", player=placed.player, bid=phrases.bid(placed.bid))
+        _("{player} {bid}", player=placed.player, bid=kind.words(placed.bid))
         for placed in view.bids
     ]
     return _("Bids this round: {bids}", bids=phrases.clauses(said))

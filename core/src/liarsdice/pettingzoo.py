@@ -165,7 +165,7 @@ class raw_env(AECEnv[str, Observation, int]):
         lines: list[Text] = [
             narration.table_line(view),
             narration.dice_line(view.own_dice),
-            narration.bids_line(view),
+            narration.bids_line(view, self.rules.bid_kind),
             *narration.reveal_lines(view),
         ]
         return "\n".join([f"{agent} ({name})", *(line.render(self.lang) for line in lines)])

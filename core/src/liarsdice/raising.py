@@ -11,7 +11,6 @@ from __future__ import annotations
 from liarsdice.i18n import Text, _
 from liarsdice.legality import lowest_raises
 from liarsdice.models import Bid
-from liarsdice.phrases import bid as said
 from liarsdice.reducer import Draft
 from liarsdice.ruleset import Ruleset
 
@@ -22,6 +21,7 @@ def lowest_raise_hint(rules: Ruleset, draft: Draft, player: str, refused: Bid) -
     raises = lowest_raises(rules, draft.freeze(), player)
     if not raises:
         return None
+    said = rules.bid_kind.words
     lowest = min(raises.values(), key=rules.rank)
     same = raises.get(refused.face)
     if same is None or same == lowest:

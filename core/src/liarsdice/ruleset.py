@@ -11,10 +11,12 @@ variants in their declared order and the baseline last, as a fallback
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from liarsdice import precedence, rulespage
+from liarsdice.bidkinds import COUNT_OF_FACE, BidKind
 from liarsdice.combination import option_defaults, resolve_options, structural_problem
 from liarsdice.contracts import call_one
 from liarsdice.discovery import (
@@ -138,8 +140,12 @@ class Ruleset:
         self.memos = Memos(self.pm)
         #: Which steps of a round the engine takes on its fused path (:mod:`liarsdice.plan`).
         self.plan = StepPlan.of(self.hooks, baseline.plugin)
+        #: The kind of bid played here (``liarsdice_bid_kind``, :mod:`liarsdice.bidkinds`).
+        self.bid_kind: BidKind = self._bid_kind()
         #: The bid ladder (:mod:`liarsdice.ladder`) and the faces (:mod:`liarsdice.faces`).
-        self.bid_ladder = BidLadder(self.hooks, self.pm, self.options, (*self.order, BASELINE))
+        self.bid_ladder = BidLadder(
+            self.hooks, self.pm, self.options, (*self.order, BASELINE), self.bid_kind
+        )
         self.face_rules = FaceRules(self.hooks)
         # Their methods under the names callers use, bound once here: a call through the ruleset
         # runs the part's own method, with no wrapper frame between (``rank`` runs for every bid).
@@ -282,6 +288,29 @@ class Ruleset:
             )
             self._stakes[call] = next((a for a in answers if a is not None), None)
         return self._stakes[call]
+
+    def _bid_kind(self) -> BidKind:
+        """The variants' answer to ``liarsdice_bid_kind``, else the baseline's; two variants
+        answering kinds of different names are a :class:`~liarsdice.errors.Conflict`."""
+        answers = [
+            (name, kind)
+            for name in (*self.order, BASELINE)
+            if (kind := call_one(name, self.pm, "liarsdice_bid_kind", options=self.options))
+            is not None
+        ]
+        for (name, kind), (other, other_kind) in itertools.pairwise(answers):
+            if other != BASELINE and kind.name != other_kind.name:
+                raise Conflict(
+                    _(
+                        "{plugin} plays bids of kind {kind} and {other} of kind {other_kind}: "
+                        "a table plays one kind of bid",
+                        plugin=name,
+                        kind=repr(kind.name),
+                        other=other,
+                        other_kind=repr(other_kind.name),
+                    )
+                )
+        return answers[0][1] if answers else COUNT_OF_FACE
 
     def _out_of_turn(self, call: CallKind) -> bool:
         """Whether ``call`` is made out of turn in this ruleset (its flag, or its option's

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from liarsdice.bidkinds import COUNT_OF_FACE, BidKind
 from liarsdice.hookspecs import hookimpl
 from liarsdice.i18n import Text, _
 from liarsdice.models import Bid, GameState, PlacedBid, PlayerState, RankKey, Resolution
@@ -74,6 +75,11 @@ def liarsdice_register_presets(presets: PresetRegistry) -> None:
             players=preset.size.players,
             dice=preset.size.dice,
         )
+
+
+@hookimpl
+def liarsdice_bid_kind() -> BidKind:
+    return COUNT_OF_FACE
 
 
 @hookimpl

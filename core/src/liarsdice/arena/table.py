@@ -111,7 +111,7 @@ class ArenaTable:
         lines: list[Text] = [
             narration.table_line(view),
             narration.dice_line(view.own_dice),
-            narration.bids_line(view),
+            narration.bids_line(view, self.rules.bid_kind),
         ]
         if self.ruling is not None and not view.bids:
             ruling = narration.ruling(self.rules, self.ruling)

@@ -25,7 +25,9 @@ holding more bullets picks a choice that loses less often: it plays more safely.
 
 Everything is read from the :class:`~liarsdice.views.PlayerView` through
 :func:`~liarsdice.views.view_state`; the probabilities come from the ``matching_faces`` hook via
-:mod:`liarsdice.odds`, so any combination of variants is played without the bot knowing its rules.
+:mod:`liarsdice.odds` (for a bid of another kind than the count, from its kind's distribution or
+sampled deals: :meth:`Table.chances`), so any combination of variants is played without the bot
+knowing its rules.
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ from collections.abc import Mapping, Sequence
 import attrs
 
 from liarsdice import engine, odds
-from liarsdice.legality import lowest_raises
+from liarsdice.bidkinds import COUNT_OF_FACE
+from liarsdice.legality import lowest_raises, raises_by_face
 from liarsdice.models import Action, Bid, BidAction, CallAction, GameState
 from liarsdice.options import CallStakes, Payoff
 from liarsdice.ruleset import FACES, Ruleset
@@ -126,13 +129,27 @@ class Table:
             worth += sum(1.0 / (mine + n) for n in range(1, regained + 1))
         return worth
 
+    def chances(self, bid: Bid) -> odds.Outlook | odds.ValueOutlook:
+        """The chances of ``bid`` for me: my own dice and the dice face up known, every unseen
+        die fair (:func:`liarsdice.odds.bid_chances`; the faces asked once per face)."""
+        if self.rules.bid_kind is not COUNT_OF_FACE:
+            return odds.bid_chances(self.rules, self.state, bid, self.known, self.unknown)
+        faces = self.faces(bid.face)
+        known = sum(die in faces for die in self.known)
+        p = len(faces.intersection(FACES)) / 6
+        return odds.Outlook(bid.face, faces, known, self.unknown, p)
+
     def prior_true(self, bid: Bid) -> float:
         """The chance ``bid`` is true with only the dice face up seen: how it looks to the other
         players."""
+        unseen = self.dice_in_play - len(self.public)
+        if self.rules.bid_kind is not COUNT_OF_FACE:
+            chances = odds.bid_chances(self.rules, self.state, bid, self.public, unseen)
+            return chances.at_least(bid.quantity)
         faces = self.faces(bid.face)
         p = len(faces.intersection(FACES)) / 6
         seen = sum(die in faces for die in self.public)
-        return odds.at_least(bid.quantity, self.dice_in_play - len(self.public), p, seen)
+        return odds.at_least(bid.quantity, unseen, p, seen)
 
     def calls(self) -> list[str]:
         """The call kinds allowed now."""
@@ -205,6 +222,24 @@ def call_choices(table: Table, true: float, exact: float) -> list[Choice]:
     return [choice for choice in found if choice is not None]
 
 
+def chance_choices(table: Table, per_face: int = 1) -> list[Choice]:
+    """Every choice valued on the chances of the bids themselves (:meth:`Table.chances`): each
+    face's ``per_face`` lowest legal raises, and each call open now. The bayes and mixed bots
+    play this way where the bids are not counts of a face (:mod:`liarsdice.bidkinds`), since
+    their beliefs are counts of each face."""
+    state, me = table.state, table.me
+    found = [
+        raise_choice(table, bid, table.chances(bid).at_least(bid.quantity))
+        for bids in raises_by_face(table.rules, state, me, per_face).values()
+        for bid in bids
+    ]
+    if table.current is not None:
+        look = table.chances(table.current)
+        quantity = table.current.quantity
+        found += call_choices(table, look.at_least(quantity), look.exactly(quantity))
+    return found
+
+
 def raise_choice(table: Table, bid: Bid, true: float) -> Choice:
     """The value of raising to ``bid``, which is true with chance ``true``."""
     challenged = 1.0 - table.prior_true(bid)
@@ -262,7 +297,7 @@ def call_out_of_turn(rules: Ruleset, view: PlayerView) -> Action | None:
         stakes = rules.call_stakes(kind)
         if stakes is None or kind not in legal:
             continue
-        look = look or odds.view_outlook(rules, view, bid.face, state)
+        look = look or odds.view_chances(rules, view, bid, state)
         right, _ = right_and_wrong(stakes, look.at_least(bid.quantity), look.exactly(bid.quantity))
         if right >= INTERJECT_CHANCE:
             return CallAction(view.viewer, kind)

@@ -42,6 +42,7 @@ from random import Random
 import attrs
 
 from liarsdice import engine, odds
+from liarsdice.bidkinds import COUNT_OF_FACE
 from liarsdice.bots import Policy, sample
 from liarsdice.bots._play import (
     Choice,
@@ -49,6 +50,7 @@ from liarsdice.bots._play import (
     best,
     call_choices,
     call_out_of_turn,
+    chance_choices,
     fallback,
     raise_choice,
 )
@@ -180,9 +182,13 @@ class BayesBot:
         self.tilts = tilts
         self.bluff_rate = bluff_rate
 
-    def choices(self, view: PlayerView) -> tuple[Table, Beliefs, list[Choice]]:
-        """The table, the beliefs, and every choice considered with its chances and value."""
+    def choices(self, view: PlayerView) -> tuple[Table, Beliefs | None, list[Choice]]:
+        """The table, the beliefs, and every choice considered with its chances and value.
+        Where bids are not counts of a face (:mod:`liarsdice.bidkinds`), there are no beliefs
+        (``None``) and the choices are valued on the bids' own chances, as the odds bot does."""
         table = Table(self.rules, view)
+        if self.rules.bid_kind is not COUNT_OF_FACE:
+            return table, None, chance_choices(table)
         beliefs = Beliefs(table, self.tilts)
         found = [
             raise_choice(table, bid, beliefs.at_least(bid.face, bid.quantity))
@@ -207,7 +213,8 @@ class BayesBot:
         if not found:
             return fallback(self.rules, table)
         chosen = best(found)
-        bluffs = self._bluffs(table, found, chosen) if chosen.kind == "raise" else []
+        counts = self.rules.bid_kind is COUNT_OF_FACE
+        bluffs = self._bluffs(table, found, chosen) if counts and chosen.kind == "raise" else []
         rate = self.bluff_rate * (1.0 - table.cost)
         if not bluffs or rate <= 0.0:
             return {chosen.action: 1.0}

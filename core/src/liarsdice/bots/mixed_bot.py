@@ -45,8 +45,16 @@ from random import Random
 from typing import Literal
 
 from liarsdice import endgame, odds
+from liarsdice.bidkinds import COUNT_OF_FACE
 from liarsdice.bots import Policy, sample
-from liarsdice.bots._play import Choice, Table, call_choices, call_out_of_turn, fallback
+from liarsdice.bots._play import (
+    Choice,
+    Table,
+    call_choices,
+    call_out_of_turn,
+    chance_choices,
+    fallback,
+)
 from liarsdice.bots.bayes_bot import TILT_FOLLOW, TILT_OPEN, TILT_SWITCH, Beliefs
 from liarsdice.legality import raises_by_face
 from liarsdice.models import Action, Bid, BidAction
@@ -97,8 +105,11 @@ class MixedBot:
         self.store = store
 
     def choices(self, view: PlayerView) -> tuple[Table, list[Choice]]:
-        """The table and every choice considered on this turn, with its chances and value."""
+        """The table and every choice considered on this turn, with its chances and value
+        (where bids are not counts of a face, on the bids' own chances: no beliefs)."""
         table = Table(self.rules, view)
+        if self.rules.bid_kind is not COUNT_OF_FACE:
+            return table, chance_choices(table, RAISES_PER_FACE)
         beliefs = Beliefs(table, (TILT_OPEN, TILT_SWITCH, TILT_FOLLOW))
         counts = _Counts(table, beliefs)
         found: list[Choice] = []

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from random import Random
 
-from liarsdice import odds
 from liarsdice.bots import Policy, sample
 from liarsdice.bots._play import (
     Choice,
@@ -35,7 +34,7 @@ from liarsdice.bots._play import (
     raise_choice,
 )
 from liarsdice.models import Action
-from liarsdice.ruleset import FACES, Ruleset
+from liarsdice.ruleset import Ruleset
 from liarsdice.views import PlayerView
 
 
@@ -46,14 +45,6 @@ class OddsBot:
         self.rules = rules
         self.rng = rng
 
-    def chances(self, table: Table, face: int) -> odds.Outlook:
-        """The outlook on ``face``: own dice and dice face up known, every unseen die at the
-        hook's chance."""
-        faces = table.faces(face)
-        known = sum(die in faces for die in table.known)
-        p = len(faces.intersection(FACES)) / 6
-        return odds.Outlook(face, faces, known, table.unknown, p)
-
     def choices(self, view: PlayerView) -> list[Choice]:
         """Every choice the bot considers on this turn, with its chances and value."""
         table = Table(self.rules, view)
@@ -61,12 +52,12 @@ class OddsBot:
         raises = []
         rank = self.rules.hooks.bid_rank
         for bid in table.raises().values():
-            raises.append((self.chances(table, bid.face).at_least(bid.quantity), bid))
+            raises.append((table.chances(bid).at_least(bid.quantity), bid))
         if raises:
             true, bid = min(raises, key=lambda item: (-item[0], rank(item[1])))
             found.append(raise_choice(table, bid, true))
         if table.current is not None:
-            look = self.chances(table, table.current.face)
+            look = table.chances(table.current)
             true = look.at_least(table.current.quantity)
             exact = look.exactly(table.current.quantity)
             found += call_choices(table, true, exact)

@@ -11,8 +11,9 @@ from typing import TypeVar
 import attrs
 import click
 
-from liarsdice import oddspage, parallel
+from liarsdice import kindodds, oddspage, parallel
 from liarsdice import tournament as tournament_module
+from liarsdice.bidkinds import COUNT_OF_FACE
 from liarsdice.bots import make_bot
 from liarsdice.cli.group import cli
 from liarsdice.cli.shared import (
@@ -24,6 +25,7 @@ from liarsdice.cli.shared import (
 )
 from liarsdice.errors import BadTableSize
 from liarsdice.models import FACE_NAMES, Bid
+from liarsdice.odds import SAMPLES
 from liarsdice.ruleset import Ruleset
 from liarsdice.simulate import simulate as run_simulation
 
@@ -189,6 +191,28 @@ def _percent(chance: float) -> str:
     return f"{chance * 100:.1f}%"
 
 
+def _kind_odds(rules: Ruleset, dice_in_play: int, hand: tuple[int, ...], as_json: bool) -> None:
+    """``liarsdice odds`` for bids that are not counts of a face: every bid and its chances."""
+    table = kindodds.kind_odds(rules, dice_in_play, hand)
+    if as_json:
+        click.echo(json.dumps(table.as_dict()))
+        return
+    shown = " ".join(map(str, hand)) if hand else "none"
+    click.echo(heading(rules))
+    click.echo(f"{dice_in_play} dice in play; your hand: {shown}; {table.unknown} unseen")
+    how = (
+        "computed exactly from the bid kind's distribution"
+        if table.method == "exact"
+        else f"estimated from {SAMPLES:,} seeded deals of the unseen dice"
+    )
+    click.echo(f"Bids of kind {table.kind!r}; the chances are {how}.")
+    for row in table.rows:
+        click.echo(
+            f"  {row.words.render('en')}: {_percent(row.at_least)} true, "
+            f"{_percent(row.exactly)} exactly"
+        )
+
+
 @cli.command()
 @preset_option
 @variant_option
@@ -226,6 +250,9 @@ def odds(
     if len(dice) > dice_in_play:
         message = f"a hand of {len(dice)} dice is more than the {dice_in_play} in play"
         raise click.BadParameter(message, param_hint="--hand")
+    if rules.bid_kind is not COUNT_OF_FACE:
+        _kind_odds(rules, dice_in_play, dice, as_json)
+        return
     table = oddspage.odds_table(rules, dice_in_play, dice)
     if as_json:
         click.echo(json.dumps(table.as_dict()))

@@ -189,7 +189,7 @@ def play_command(
             bots=phrases.listing(listed),
         )
     )
-    table.say(help_text(table.call_names(list(rules.calls))))
+    table.say(help_text(table.call_names(list(rules.calls)), table.one_number))
     try:
         winners = play(table, dice)
     except Quit:

@@ -60,6 +60,8 @@ class Table:
         self.delay, self.pause = delay, pause
         self.calls = call_words(rules.calls)
         self.prompt = self.palette.whole("> ", PROMPT)
+        #: Whether a bid is typed as one number (a bid kind of one field, a total of pips).
+        self.one_number = len(rules.bid_kind.fields) == 1
 
     def call_names(self, kinds: Sequence[str]) -> tuple[str, ...]:
         """The calls ``kinds`` as the player types them in their language ("не вірю")."""
@@ -82,7 +84,7 @@ class Table:
     def help_line(self) -> Text:
         """The grammar, with the calls the player may make now."""
         legal = legality.legal_calls(self.rules, self.game.state, self.human)
-        return help_text(self.call_names(legal))
+        return help_text(self.call_names(legal), self.one_number)
 
     def ask(self) -> Action:
         """Prompt until the player types a readable move (the engine judges it after)."""
@@ -91,7 +93,7 @@ class Table:
                 line = self.read(self.prompt)
             except EOFError:
                 raise Quit from None
-            typed = parse(line, self.calls)
+            typed = parse(line, self.calls, self.one_number)
             if isinstance(typed, Text):
                 self.say(typed)
             elif typed.word == "help":
@@ -128,7 +130,8 @@ class Table:
 
     def human_move(self) -> None:
         """The player's turn: show the bids and the prompt until a move is accepted."""
-        self.say(self.palette.bids(words.bids_line(self.game.view(self.human))))
+        view = self.game.view(self.human)
+        self.say(self.palette.bids(words.bids_line(view, self.rules.bid_kind)))
         self.say(self.palette.whole(_("Your turn, {player}.", player=self.human), TURN))
         while True:
             action = self.ask()

@@ -3,6 +3,7 @@
 The grammar (:func:`help_text` says it in one line)::
 
     3 5 | 3x5 | 3*5       bid three fives (quantity, then face 1-6)
+    23                    bid 23, where a bid is one number (a total of pips: ``one_number``)
     challenge | exact     make that call: any call kind the ruleset offers, by its name or by
                           its label in any language (:func:`call_words`: the buttons' words)
     help | ? | допомога   show the grammar (the word in any language: :func:`command_words`)
@@ -30,9 +31,17 @@ HELP = _("help")
 QUIT = _("quit")
 
 
-def help_text(calls: tuple[str, ...]) -> Text:
+def help_text(calls: tuple[str, ...], one_number: bool = False) -> Text:
     """The grammar in one line, naming ``calls``, the calls one may make, and the reader's
-    words for help and quit."""
+    words for help and quit (``one_number``: where a bid is one number, such as a total of
+    pips)."""
+    if one_number:
+        return _(
+            'Type a bid as one number ("23"), a call by name ({calls}), "{help}", or "{quit}".',
+            calls=", ".join(calls) or "-",
+            help=HELP,
+            quit=QUIT,
+        )
     return _(
         'Type a bid as quantity and face ("3 5" or "3x5": three fives), a call by name '
         '({calls}), "{help}", or "{quit}".',
@@ -55,6 +64,10 @@ def command_words() -> dict[str, str]:
 
 #: "3 5", "3x5", "3*5", the multiplication sign, or a Cyrillic ha (a uk/ru keyboard's x).
 _BID = re.compile("^\\s*(\\d+)\\s*(?:[x*\u00d7\u0445]\\s*|\\s+)(\\d+)\\s*$", re.IGNORECASE)
+
+
+#: A bid of one number ("23").
+_NUMBER = re.compile("^\\s*(\\d+)\\s*$")
 
 
 #: What :func:`word` drops from a call's label: quotes, ending marks and the spaces around them.
@@ -88,9 +101,10 @@ class Typed:
     kind: str | None = None
 
 
-def parse(line: str, calls: Mapping[str, str]) -> Typed | Text:
+def parse(line: str, calls: Mapping[str, str], one_number: bool = False) -> Typed | Text:
     """Read ``line``; ``calls`` maps the words that make a call to the call's kind (the ruleset's
-    kinds: :func:`call_words`). A reason when unreadable."""
+    kinds: :func:`call_words`); with ``one_number`` a bid is one number, ``Bid(number, 0)`` (a
+    bid kind of one field, :mod:`liarsdice.bidkinds`). A reason when unreadable."""
     text = line.strip().lower()
     if not text:
         return _('Type a bid or a call ("{help}" shows how).', help=HELP)
@@ -101,7 +115,11 @@ def parse(line: str, calls: Mapping[str, str]) -> Typed | Text:
     kind = calls.get(word(text))
     if kind is not None:
         return Typed("call", kind=kind)
-    match = _BID.match(text)
+    if one_number:
+        number = _NUMBER.match(text)
+        if number is not None:
+            return Typed("bid", bid=Bid(int(number[1]), 0))
+    match = None if one_number else _BID.match(text)
     if match is None:
         return _(
             '"{line}" is neither a bid nor a call ("{help}" shows how).',

@@ -15,6 +15,7 @@ from typing import Any
 
 import pyspiel
 
+from liarsdice.bidkinds import COUNT_OF_FACE
 from liarsdice.models import GameState
 from liarsdice.openspiel.actions import ActionSpace, move_text
 from liarsdice.openspiel.observers import Observer
@@ -80,6 +81,7 @@ def load(
     state to start from (between rounds, whose next round is then dealt by chance, or in a round,
     with its dice as they are), which must seat ``players`` with ``dice_per_player == dice``.
     ``max_payloads`` is how many payloads one bid or call may carry in a state. Raises
+    ``ValueError`` for rules whose bids are not counts of a face (:mod:`liarsdice.bidkinds`),
     :class:`~liarsdice.errors.BadTableSize` for a table the rules do not take,
     :class:`TableTooLarge` for one too large to use (more than ``max_info_states`` estimated
     information states, ``None`` for no bound; see :mod:`~liarsdice.openspiel.sizes`).
@@ -92,6 +94,11 @@ def load(
         raise ValueError(
             f"the root state seats {len(root.players)} players with {root.dice_per_player} dice "
             f"each, not {table_name(players, dice)}"
+        )
+    if rules.bid_kind is not COUNT_OF_FACE:
+        raise ValueError(
+            f"the OpenSpiel bridge numbers bids of a quantity and a face, as OpenSpiel's "
+            f"liars_dice does; {rules!r} plays bids of kind {rules.bid_kind.name!r}"
         )
     rules.check_table(players, dice)
     names = tuple(p.name for p in root.players) if root else tuple(f"p{i}" for i in range(players))

@@ -105,9 +105,10 @@ export function unseen(text) {
   return el("span", { class: "visually-hidden" }, text);
 }
 
-/** "3 fives" / "1 five". */
+/** "3 fives" / "1 five"; a bid of one number (face 0) "a total of 23". */
 export function bidText(bid) {
   if (!bid) return "";
+  if (bid.face === 0) return t("bidTotal", { total: bid.quantity }); // one number: a total
   return `${bid.quantity} ${faceWord(bid.face, bid.quantity)}`;
 }
 

@@ -55,6 +55,6 @@ export function renderNow(box, message, { chambers, diceLoss, fresh, nameOf }) {
   box.classList.add("standing");
   box.replaceChildren(el("span", { class: "standing-bid" },
     t("onTable", { name: nameOf(last.player), bid: bidText(last.bid) }), " ",
-    el("span", { class: "pips", "aria-hidden": "true" }, PIPS[last.bid.face] ?? "")));
+    el("span", { class: "pips", "aria-hidden": "true" }, last.bid.face ? PIPS[last.bid.face] : "Σ")));
   return [];
 }

@@ -16,6 +16,7 @@ import { botName, seatList } from "./seats.js";
 import { makePlayer, wake } from "./sound.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
+const quantityLabel = document.getElementById("bid-quantity").getAttribute("aria-label");
 const $ = (id) => document.getElementById(id);
 let seatToken = boot.seat_token;
 let socket = null;
@@ -276,6 +277,10 @@ function renderActions(legal) {
   const min = legal.bids[0];
   quantitySelect.replaceChildren(...quantities.map((q) => el("option", { value: q, selected: min && q === min[0] }, q)));
   fillFaces(legal, min ? min[1] : null);
+  // A bid of one number (boot.config.bid_fields: ["total"]) has no face to choose: face 0.
+  const oneNumber = (boot.config.bid_fields ?? []).length === 1;
+  $("bid-face").hidden = oneNumber;
+  quantitySelect.setAttribute("aria-label", oneNumber ? t("bidTotalLabel") : quantityLabel);
   $("bid-button").disabled = legal.bids.length === 0;
   const offers = legal.payloads ?? {};
   $("bid-extras").replaceChildren(...payloadPickers("bid", offers.bid));

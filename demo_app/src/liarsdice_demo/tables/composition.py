@@ -111,6 +111,8 @@ class TableConfig:
             "variants": list(self.variants),
             "options": dict(self.rules.options),
             "calls": list(self.rules.calls),
+            # what a bid is made of (liarsdice.bidkinds): ["quantity", "face"], or ["total"]
+            "bid_fields": list(self.rules.bid_kind.fields),
             "call_titles": {
                 name: render(call.title, locale) for name, call in self.rules.calls.items()
             },

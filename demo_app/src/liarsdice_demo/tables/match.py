@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from liarsdice import engine
 from liarsdice.events import Eliminated, Event, RoundResolved
 from liarsdice.game import Game
 from liarsdice.i18n import Catalog, Text
@@ -87,8 +88,9 @@ class Match:
         before = game.state
         matching: list[int] | None = None
         if isinstance(action, CallAction) and before.round and before.round.current_bid:
-            face = before.round.current_bid.face
-            matching = sorted(self.config.rules.hooks.matching_faces(before, face))
+            matching = sorted(
+                engine.counted_faces(self.config.rules, before, before.round.current_bid)
+            )
         events = game.act(action)
         self.moves += 1
         self.narrate(events)
@@ -157,13 +159,13 @@ class Match:
             winners=list(r.winners),
             rolls=to_data(dict(self.game.state.round.rolls)) if revealed else None,
             matching_faces=matching if revealed else None,
-            explanation=narrate.ruling(r),
+            explanation=narrate.ruling(r, self.config.rules.bid_kind),
         )
 
     def narrate(self, events: list[Event]) -> None:
         """Add the log lines of ``events``, as a spectator may see them (the log is public)."""
         for event in public_events(events, None):
-            text = narrate.line(event, self.config.rules.calls)
+            text = narrate.line(event, self.config.rules.calls, self.config.rules.bid_kind)
             if text:
                 self.log.append(text)
 

@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
+from liarsdice.bidkinds import BidKind
 from liarsdice.events import RoundResolved
 from liarsdice.game import Game
 from liarsdice.i18n import Text
@@ -266,7 +267,8 @@ class TableStorage:
                 fanout.dismiss(gone, REMOVED)  # another process removed it: closed 4403 here too
         match.status = record["status"]
         match.stopped = None if record["stopped"] is None else from_data(record["stopped"], Text)
-        match.moves, match.reveal = record["moves"], _reveal_from(record["reveal"])
+        kind = table.config.rules.bid_kind
+        match.moves, match.reveal = record["moves"], _reveal_from(record["reveal"], kind)
         match.game_id, match.ratings = record["game_id"], record["ratings"]
         match.eliminated = [(name, when) for name, when in record["eliminated"]]
         match.resolutions = record["resolutions"]
@@ -351,7 +353,7 @@ def _reveal_data(reveal: dict[str, Any] | None) -> dict[str, Any] | None:
     return {key: value for key, value in reveal.items() if key != "explanation"}
 
 
-def _reveal_from(data: dict[str, Any] | None) -> dict[str, Any] | None:
+def _reveal_from(data: dict[str, Any] | None, kind: BidKind) -> dict[str, Any] | None:
     """A stored reveal message, its explanation worked out again from its ruling's fields (a
     text any language can read)."""
     if data is None:
@@ -366,4 +368,4 @@ def _reveal_from(data: dict[str, Any] | None) -> dict[str, Any] | None:
         losers=tuple(data["losers"]),
         winners=tuple(data["winners"]),
     )
-    return {**data, "explanation": narrate.ruling(ruling)}
+    return {**data, "explanation": narrate.ruling(ruling, kind)}

@@ -24,9 +24,11 @@ import attrs
 import gevent
 from gevent import monkey
 
+from liarsdice import engine
+from liarsdice.bidkinds import COUNT_OF_FACE
 from liarsdice.events import CallMade, Event, RoundStarted
 from liarsdice.i18n import Text
-from liarsdice.models import GameState
+from liarsdice.models import Bid, GameState
 from liarsdice.reducer import Draft
 from liarsdice.ruleset import Ruleset
 from liarsdice_demo.text import narrate
@@ -112,8 +114,8 @@ def _matching(ruleset: Ruleset | None, draft: Draft) -> list[int] | None:
     bid's face without a ``ruleset``."""
     if not draft.in_round:
         return None
-    face = draft.current_bid.face if draft.current_bid else 0
-    faces = ruleset.hooks.matching_faces(draft.freeze(), face) if ruleset else {face}
+    bid = draft.current_bid or Bid(0, 0)
+    faces = engine.counted_faces(ruleset, draft.freeze(), bid) if ruleset else {bid.face}
     return sorted(faces)
 
 
@@ -140,7 +142,7 @@ def narrated(
                 draft = Draft.started(event)  # type: ignore[arg-type]  # a log starts so
             else:
                 draft.apply(event)
-            text = narrate.line(event)
+            text = narrate.line(event, kind=ruleset.bid_kind if ruleset else COUNT_OF_FACE)
             if text is not None:
                 if index >= first:
                     yield index, text, draft, matching

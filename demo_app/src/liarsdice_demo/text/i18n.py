@@ -219,6 +219,9 @@ def _client_text(locale: str) -> dict[str, Any]:
         "dieUp": gettext("face up"),
         "dieCounts": gettext("counts"),
         # table.js
+        # a bid of one number (a bid kind of one field: pip-sum's total), "a total of 23"
+        "bidTotal": gettext("a total of {total}"),
+        "bidTotalLabel": gettext("total"),
         "outOfTurn": gettext(
             "Not your turn, but you may call this bid before the next one is made"
         ),

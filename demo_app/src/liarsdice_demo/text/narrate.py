@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 
 from liarsdice import phrases
+from liarsdice.bidkinds import COUNT_OF_FACE, BidKind
 from liarsdice.events import (
     BidMade,
     CallMade,
@@ -55,11 +56,11 @@ def _lose(losers: tuple[str, ...]) -> Text:
     return _("{players} lose", players=listing(losers))
 
 
-def _whose(r: Resolution) -> Param:
+def _whose(r: Resolution, kind: BidKind) -> Param:
     if r.bidder is None:
-        return phrases.bid(r.bid) if r.bid is not None else ""
+        return kind.words(r.bid) if r.bid is not None else ""
     return (
-        _("{player}'s {bid}", player=_who(r.bidder), bid=phrases.bid(r.bid))
+        _("{player}'s {bid}", player=_who(r.bidder), bid=kind.words(r.bid))
         if r.bid
         else _who(r.bidder)
     )
@@ -102,14 +103,19 @@ def _bots_named(text: Text) -> Text:
 
 
 @functools.lru_cache(maxsize=1024)
-def ruling(r: Resolution) -> Text:
+def ruling(r: Resolution, kind: BidKind = COUNT_OF_FACE) -> Text:
     """One line explaining a ruling, e.g. "Iris challenged Knox's 5 fives: 5 counted, the bid
     stands — Iris loses the round" (one text per ruling: the log line and the reveal share it,
-    and so its readings)."""
+    and so its readings); the bid said as a bid of ``kind``, the table's
+    (:attr:`liarsdice.Ruleset.bid_kind`: "Knox's a total of 23")."""
     tail: Param = _loses(r.losers)
     if r.call == "timeout" or r.count is None:
         return _("{player} ran out of time — {tail}", player=_who(r.caller), tail=tail)
-    fields: dict[str, Param] = {"caller": _who(r.caller), "whose": _whose(r), "count": r.count}
+    fields: dict[str, Param] = {
+        "caller": _who(r.caller),
+        "whose": _whose(r, kind),
+        "count": r.count,
+    }
     if r.call == "challenge":
         if r.success:
             said = _("{caller} challenged {whose}: {count} counted, the bid was a lie", **fields)
@@ -162,9 +168,12 @@ def _call(event: CallMade, calls: Mapping[str, CallKind]) -> Text:
     return _("{player} calls “{call}”", player=_who(event.player), call=name)
 
 
-def line(event: Event, calls: Mapping[str, CallKind] | None = None) -> Text | None:
+def line(
+    event: Event, calls: Mapping[str, CallKind] | None = None, kind: BidKind = COUNT_OF_FACE
+) -> Text | None:
     """A public line for ``event``, or ``None`` for events not worth a line. ``calls``: the
-    table's call kinds (``Ruleset.calls``), whose labels name calls."""
+    table's call kinds (``Ruleset.calls``), whose labels name calls; ``kind``: its kind of bid
+    (``Ruleset.bid_kind``), whose words say a bid."""
     if isinstance(event, GameStarted):
         return _n(
             "New game: {players}, {n} die each",
@@ -175,7 +184,7 @@ def line(event: Event, calls: Mapping[str, CallKind] | None = None) -> Text | No
     if isinstance(event, RoundStarted):
         return _("Round {number}: {player} opens", number=event.number, player=_who(event.opener))
     if isinstance(event, BidMade):
-        return _("{player} bids {bid}", player=_who(event.player), bid=phrases.bid(event.bid))
+        return _("{player} bids {bid}", player=_who(event.player), bid=kind.words(event.bid))
     if isinstance(event, CallMade):
         return _call(event, calls or {})
     if isinstance(event, DiceShown):

@@ -18,9 +18,12 @@ from flask import Blueprint, abort, current_app, g, redirect, render_template, r
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
+from liarsdice.bidkinds import COUNT_OF_FACE
 from liarsdice.errors import RulesetError
 from liarsdice.events import Event
 from liarsdice.i18n import LOCALES, render
+from liarsdice.kindodds import kind_odds
+from liarsdice.odds import SAMPLES
 from liarsdice.oddspage import odds_table
 from liarsdice.ruleset import Ruleset
 from liarsdice_demo.storage import history, ratings
@@ -109,6 +112,17 @@ def odds(code: str) -> str:
     seat = live.seat_of(g.player["id"]) if g.player else None
     if seat is not None and request.args.get("hand") == "mine":
         hand = live.known_dice(seat.name)
+    if config.rules.bid_kind is not COUNT_OF_FACE:  # bids of another kind: each bid's chances
+        return render_template(
+            "odds.html",
+            table=live,
+            dice=dice,
+            default=default,
+            hand=hand,
+            seated=seat is not None,
+            kind_odds=kind_odds(config.rules, dice, hand or None),
+            samples=f"{SAMPLES:,}",
+        )
     table_odds = odds_table(config.rules, dice, hand or None)
     return render_template(
         "odds.html",

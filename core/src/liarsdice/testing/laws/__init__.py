@@ -9,7 +9,8 @@ names the law, the ruleset (its ``repr``) and a small example (the offending sta
 line). Laws hold for any combination of plugins, so a third-party plugin's author runs them on
 their own plugin:
 
-- *ruleset laws* take a ruleset: :func:`bid_order`, :func:`rules_text_is_ordered`,
+- *ruleset laws* take a ruleset: :func:`bid_order`, :func:`bid_kind_is_consistent`,
+  :func:`rules_text_is_ordered`,
   :func:`rules_text_amends_what_is_there`; run them all with :func:`check_ruleset`;
 - *game laws* take a ruleset and the steps of a game recorded by
   :func:`liarsdice.testing.driver.play_game` (or drawn by
@@ -19,7 +20,8 @@ A law that needs a plugin's own facts is built by a factory and added to :data:`
 :func:`public_fact_law` gives "a public fact never decreases and never exceeds a bound", and
 :data:`bullets_never_decrease` is that law for the revolver's ``bullets``.
 
-The laws live by concern: :mod:`.ordering` (bid order, legal-move enumeration),
+The laws live by concern: :mod:`.ordering` (bid order, legal-move enumeration), :mod:`.bidkind`
+(a bid kind's parts agree),
 :mod:`.variant_order` (variants that change the same thing declare an order), :mod:`.counting`
 (rulings, counting the odds can trust, and the stakes calls declare), :mod:`.economy` (dice and
 public facts), :mod:`.flow` (which moves are accepted),
@@ -47,6 +49,7 @@ from liarsdice.testing.laws._common import HIDDEN as HIDDEN
 from liarsdice.testing.laws._common import ILLEGAL_NOTHING as ILLEGAL_NOTHING
 from liarsdice.testing.laws._common import INDEPENDENT as INDEPENDENT
 from liarsdice.testing.laws._common import JSON_TRIP as JSON_TRIP
+from liarsdice.testing.laws._common import KIND as KIND
 from liarsdice.testing.laws._common import MEMO as MEMO
 from liarsdice.testing.laws._common import ONE_LOSER as ONE_LOSER
 from liarsdice.testing.laws._common import ONE_RULER as ONE_RULER
@@ -60,6 +63,7 @@ from liarsdice.testing.laws._common import TEXT_ORDER as TEXT_ORDER
 from liarsdice.testing.laws._common import TEXT_TARGET as TEXT_TARGET
 from liarsdice.testing.laws._common import TURN_ORDER as TURN_ORDER
 from liarsdice.testing.laws._common import GameLaw, LawViolation, RulesetLaw
+from liarsdice.testing.laws.bidkind import bid_kind_is_consistent
 from liarsdice.testing.laws.counting import (
     calls_deal_their_stakes,
     challenge_has_one_loser,
@@ -95,6 +99,7 @@ from liarsdice.testing.laws.variant_order import (
 
 RULESET_LAWS: tuple[RulesetLaw, ...] = (
     bid_order,
+    bid_kind_is_consistent,
     rules_text_is_ordered,
     rules_text_amends_what_is_there,
 )
@@ -203,6 +208,7 @@ __all__ = [
     "GameLaw",
     "LawViolation",
     "RulesetLaw",
+    "bid_kind_is_consistent",
     "bid_order",
     "bullets_never_decrease",
     "calls_are_ruled_by_one_variant",

@@ -43,6 +43,7 @@ TEXT_TARGET = (
 GAMES_END = "every game ends within the ruleset's move limit"
 INDEPENDENT = "a game comes out the same whatever was played before it"
 TURN_ORDER = 'a variant\'s "next player" is the player who plays next, whichever way play goes'
+KIND = "a bid kind's range, shape check and distribution agree with its truth function"
 MEMO = "a memoised hook answers as its full call, given what its implementations declare they read"
 
 

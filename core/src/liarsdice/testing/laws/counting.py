@@ -35,10 +35,13 @@ from liarsdice.testing.laws._common import (
 
 
 def challenge_has_one_loser(rules: Ruleset, steps: Sequence[Step]) -> None:
-    """Every ruling names distinct living players as losers and winners; a call's count equals an
-    independent recount of the rolls with ``matching_faces``; a challenge has exactly one loser and
-    one winner, and the bid stands (the challenger loses) iff the count reaches the quantity."""
+    """Every ruling names distinct living players as losers and winners; the count of a call
+    settled by the bid's truth (a challenge, or a kind that declares its stakes) equals an
+    independent recount: the bid kind's truth function on the rolls, with ``matching_faces``
+    where bids name a face; a challenge has exactly one loser and one winner, and the bid stands
+    (the challenger loses) iff the count reaches the quantity."""
     matching = rules.hooks.matching_faces
+    kind = rules.bid_kind
     for step in timeline(steps):
         state = step.state
         for event in step.events:
@@ -80,15 +83,20 @@ def challenge_has_one_loser(rules: Ruleset, steps: Sequence[Step]) -> None:
                     + _ruler(rules, state, action, ruling),
                     at_step(step),
                 )
-            faces = matching(state, placed.bid.face)
-            recount = sum(die in faces for roll in state.round.rolls.values() for die in roll)
+            if ruling.call != "challenge" and rules.call_stakes(ruling.call) is None:
+                continue  # not settled by the bid's truth: its count is the plugin's own
+            faces = matching(state, placed.bid.face) if kind.names_faces else frozenset()
+            dice = [die for roll in state.round.rolls.values() for die in roll]
+            recount = kind.value(placed.bid, dice, faces)
             if ruling.count != recount:
+                found = (
+                    f"the rolls hold {recount} of {sorted(faces)} "
+                    f"(faces from {_counter(rules, state, placed.bid.face)})"
+                    if kind.names_faces
+                    else f"the {kind.name} bid's value on the rolls is {recount}"
+                )
                 raise LawViolation(
-                    ONE_LOSER,
-                    rules,
-                    f"count {ruling.count}, but the rolls hold {recount} of {sorted(faces)} "
-                    f"(faces from {_counter(rules, state, placed.bid.face)})",
-                    at_step(step),
+                    ONE_LOSER, rules, f"count {ruling.count}, but {found}", at_step(step)
                 )
             if ruling.call != "challenge":
                 continue

@@ -16,7 +16,7 @@ from liarsdice import engine
 from liarsdice.legality import draft_bid_problems
 from liarsdice.models import NO_PAYLOAD, Bid, BidAction, CallAction, GameState
 from liarsdice.reducer import Draft
-from liarsdice.ruleset import FACES, Ruleset
+from liarsdice.ruleset import Ruleset
 from liarsdice.testing.driver import (
     LEGAL,
     STRANGER,
@@ -36,11 +36,13 @@ from liarsdice.testing.laws._common import (
 
 
 def bid_order(rules: Ruleset, max_dice: int = 30) -> None:
-    """Ranks of all bids up to ``max_dice`` dice are deterministic, distinct, pairwise comparable
-    and consistent with one sorted order (hence antisymmetric and transitive); the ruleset's
-    cached ladders agree with that order."""
+    """Ranks of all bids of the ruleset's kind up to ``max_dice`` dice are deterministic,
+    distinct, pairwise comparable and consistent with one sorted order (hence antisymmetric and
+    transitive); the ruleset's cached ladders agree with that order."""
     rank: Callable[[Bid], Any] = rules.hooks.bid_rank
-    bids = [Bid(quantity, face) for quantity in range(1, max_dice + 1) for face in FACES]
+    kind = rules.bid_kind
+    every = set().union(*(kind.bids(dice) for dice in range(1, max_dice + 1)))
+    bids = sorted(every, key=lambda bid: (bid.quantity, bid.face))
     keys: list[Any] = []
     for bid in bids:
         key = rank(bid)
@@ -75,7 +77,8 @@ def bid_order(rules: Ruleset, max_dice: int = 30) -> None:
             )
     ordered = [bids[index] for index in order]
     for dice in sorted({1, 2, max_dice}):
-        expected = [bid for bid in ordered if bid.quantity <= dice]
+        there = set(kind.bids(dice))
+        expected = [bid for bid in ordered if bid in there]
         ladder = rules.ladder(dice)[1]
         if list(ladder) != expected:
             raise LawViolation(
@@ -96,8 +99,9 @@ _BID_HOOKS = ("liarsdice_face_allowed", "liarsdice_bid_problem", "liarsdice_bid_
 
 def legal_enumeration_agrees(rules: Ruleset, steps: Sequence[Step]) -> None:
     """In every state of a round, for the player on turn and one other player:
-    ``engine.legal_bids(limit=None)`` is exactly the bids of the grid (quantity 0 to dice in
-    play + 2, faces 0 to 7) that ``engine.bid_problems`` accepts, sorted by rank; ``limit`` takes
+    ``engine.legal_bids(limit=None)`` is exactly the bids of the grid (quantity 0 to 2 above the
+    highest of the bid kind's range, faces 0 to 7) that ``engine.bid_problems`` accepts, sorted
+    by rank; ``limit`` takes
     a prefix; ``legal_calls`` agrees with ``call_problems``; no move offered as legal is refused."""
     for step in steps:
         if step.intent == LEGAL and step.refused is not None:
@@ -115,6 +119,7 @@ def legal_enumeration_agrees(rules: Ruleset, steps: Sequence[Step]) -> None:
             continue
         assert state is not None and state.round is not None
         dice = state.round.dice_in_play
+        top = max(bid.quantity for bid in rules.bid_kind.bids(dice))
         turn = state.round.turn
         others = [p.name for p in state.players if p.name != turn][:1]
         draft = Draft(state)  # engine.bid_problems on one draft of the state, not one per bid
@@ -122,7 +127,7 @@ def legal_enumeration_agrees(rules: Ruleset, steps: Sequence[Step]) -> None:
             listed = engine.legal_bids(rules, state, player, limit=None)
             valid = [
                 Bid(quantity, face)
-                for quantity in range(dice + 3)
+                for quantity in range(top + 3)
                 for face in range(8)
                 if not draft_bid_problems(rules, draft, player, Bid(quantity, face), NO_PAYLOAD)
             ]

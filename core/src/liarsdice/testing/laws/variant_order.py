@@ -89,7 +89,7 @@ def calls_are_ruled_by_one_variant(rules: Ruleset, steps: Sequence[Step]) -> Non
             continue
         if not state.round.bids or not rules.calls[action.kind].ends_round:
             continue
-        count = engine.count_matching(rules, state, state.round.bids[-1].bid.face)
+        count = engine.bid_value(rules, state, state.round.bids[-1].bid)
         values = {
             "state": state,
             "player": action.player,
