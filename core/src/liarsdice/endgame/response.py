@@ -122,7 +122,7 @@ def uniform(rules: Ruleset) -> Policy:
 
 def _players(start: GameState) -> tuple[str, str]:
     alive = [player.name for player in start.alive]
-    if start.over or len(alive) != 2 or start.round is not None and not start.round.over:
+    if start.over or len(alive) != 2 or (start.round is not None and not start.round.over):
         raise Unsolvable("a whole game is measured from between rounds, with two players left")
     return alive[0], alive[1]
 
