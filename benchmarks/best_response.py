@@ -4,7 +4,8 @@ Usage: uv run python benchmarks/best_response.py [--tables 1v1 2v1 1v2 2x2]
        [--policies odds bayes mixed cfr] [--openspiel]
 
 For each table (the first player's dice v the second's; the first opens) and each policy (a bot
-kind in both seats, or ``cfr``: the CFR+ endgame of the whole game, every round solved by
+kind in both seats, ``mixed-heuristic`` for ``mixed`` without its endgames, ``uniform`` for every
+legal action alike, or ``cfr``: the CFR+ endgame of the whole game, every round solved by
 ``liarsdice.endgame.solve`` with ``Limits(max_dice=...)`` to the default target), prints the
 exploitability (the mean over both seats of what a best response wins per game, NashConv / 2:
 ``liarsdice.endgame.response.measure``), each seat's best response and what each seat's policy
@@ -27,6 +28,7 @@ from random import Random
 
 from liarsdice import Ruleset, VariantInfo, hookimpl
 from liarsdice.bots import make_bot
+from liarsdice.bots.mixed_bot import MixedBot
 from liarsdice.endgame import Limits, Unsolvable, solve
 from liarsdice.endgame.response import Policy, measure, uniform
 from liarsdice.models import GameState, PlayerState
@@ -42,7 +44,8 @@ def start(dice: tuple[int, int]) -> GameState:
 
 
 def policies(kind: str, rules: Ruleset, at: GameState) -> Mapping[str, Policy]:
-    """Both seats' policies: a bot of ``kind`` each, or the CFR+ endgame's."""
+    """Both seats' policies: a bot of ``kind`` each (``mixed-heuristic``: ``mixed`` without its
+    endgames), uniform play, or the CFR+ endgame's."""
     if kind == "cfr":
         started = time.perf_counter()
         solved = solve(rules, at, limits=Limits(max_dice=at.dice_in_play))
@@ -52,30 +55,36 @@ def policies(kind: str, rules: Ruleset, at: GameState) -> Mapping[str, Policy]:
             flush=True,
         )
         return dict.fromkeys(NAMES, solved.policy)
-    return {name: make_bot(kind, rules, Random(seat)).policy for seat, name in enumerate(NAMES)}
+    if kind == "uniform":
+        return dict.fromkeys(NAMES, uniform(rules))
+    if kind == "mixed-heuristic":
+        bots = [MixedBot(rules, Random(seat), endgames="off") for seat in range(2)]
+    else:
+        bots = [make_bot(kind, rules, Random(seat)) for seat in range(2)]
+    return {name: bot.policy for name, bot in zip(NAMES, bots, strict=True)}
 
 
 def figures(tables: list[str], kinds: list[str]) -> None:
     rules = Ruleset.build(["wild-sixes", "dice-loss"])
     print(f"{rules!r}, two players: exploitability = mean over seats of best response per game")
     print(
-        f"{'table':<6} {'policy':<7} {'expl':>7} {'br P0':>8} {'br P1':>8} {'P0 own':>8} {'s':>7}"
+        f"{'table':<6} {'policy':<15} {'expl':>7} {'br P0':>8} {'br P1':>8} {'P0 own':>8} {'s':>7}"
     )
     for table in tables:
         at = start(TABLES[table])
         for kind in kinds:
             if kind == "cfr" and at.dice_in_play > 3:
-                print(f"{table:<6} {kind:<7} left out: 4 dice in play are beyond the solver")
+                print(f"{table:<6} {kind:<15} left out: 4 dice in play are beyond the solver")
                 continue
             try:
                 played = policies(kind, rules, at)
             except Unsolvable as error:
-                print(f"{table:<6} {kind:<7} left out: {error.reason}")
+                print(f"{table:<6} {kind:<15} left out: {error.reason}")
                 continue
             started = time.perf_counter()
             found = measure(rules, at, played)
             print(
-                f"{table:<6} {kind:<7} {found.exploitability:>7.4f} {found.best[0]:>+8.4f} "
+                f"{table:<6} {kind:<15} {found.exploitability:>7.4f} {found.best[0]:>+8.4f} "
                 f"{found.best[1]:>+8.4f} {found.value[0]:>+8.4f} "
                 f"{time.perf_counter() - started:>7.1f}",
                 flush=True,
