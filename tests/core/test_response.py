@@ -4,7 +4,7 @@ best response never below what the policy wins."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from random import Random
 
 import pytest
@@ -26,10 +26,11 @@ from liarsdice.views import PlayerView, player_view
 NAMES = ("A", "B")
 
 
-def table(first: int, second: int) -> GameState:
-    """A state between rounds: A holding ``first`` dice, B ``second``; A opens."""
+def table(first: int, second: int, per_player: int = 0) -> GameState:
+    """A state between rounds: A holding ``first`` dice, B ``second`` (of ``per_player``, by
+    default the larger); A opens."""
     players = (PlayerState("A", first), PlayerState("B", second))
-    return GameState(players, max(first, second), next_opener="A")
+    return GameState(players, per_player or max(first, second), next_opener="A")
 
 
 def bots(kind: str, rules: Ruleset) -> dict[str, Policy]:
@@ -148,3 +149,12 @@ def test_a_start_in_a_round_is_refused(openspiel_rules: Ruleset) -> None:
     state, _ = engine.start_round(openspiel_rules, table(1, 1), Random(1))
     with pytest.raises(Unsolvable, match="between rounds"):
         measure(openspiel_rules, state, bots("odds", openspiel_rules))
+
+
+def test_a_game_that_can_come_back_to_a_position_is_refused(
+    rules_of_preset: Callable[[str], Ruleset],
+) -> None:
+    """Dudo's exact call gives a die back: from one die each to two against one, and back."""
+    rules = rules_of_preset("dudo")
+    with pytest.raises(Unsolvable, match="lead back"):
+        best_response(rules, table(1, 1, per_player=2), bots("odds", rules), "A")
