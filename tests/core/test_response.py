@@ -13,8 +13,8 @@ from liarsdice import Ruleset, engine
 from liarsdice.bots import make_bot
 from liarsdice.endgame import Limits, Store, Unsolvable, cfr, graph, rounds, solve
 from liarsdice.endgame.response import (
-    BadPolicy,
     Policy,
+    PolicyError,
     best_response,
     measure,
     policy_value,
@@ -141,7 +141,7 @@ def test_a_policy_that_plays_an_illegal_move_is_refused(openspiel_rules: Ruleset
         return {BidAction(view.viewer, Bid(1, 1)): 1.0}
 
     odds = bots("odds", openspiel_rules)
-    with pytest.raises(BadPolicy, match="not legal"):
+    with pytest.raises(PolicyError, match="not legal"):
         best_response(openspiel_rules, table(1, 1), {"A": odds["A"], "B": stuck}, "A")
 
 

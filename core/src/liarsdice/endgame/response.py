@@ -55,9 +55,10 @@ Policy = Callable[[PlayerView], Mapping[Action, float]]
 ``policy``). Actions left out have chance 0; the chances are taken relative to their sum."""
 
 Vector = list[float]
+"""One number per hand of a player."""
 
 
-class BadPolicy(ValueError):
+class PolicyError(ValueError):
     """A policy answered something that is not a distribution over the legal actions."""
 
 
@@ -232,11 +233,11 @@ class _Walk:
             answer = policy(attrs.evolve(view, own_dice=hand))
             total = sum(answer.values())
             if not (math.isfinite(total) and total > 0.0) or min(answer.values()) < 0.0:
-                raise BadPolicy(f"{player}'s policy is not a distribution: {answer!r}")
+                raise PolicyError(f"{player}'s policy is not a distribution: {answer!r}")
             for action, weight in answer.items():
                 if weight > 0.0:
                     if action not in index:
-                        raise BadPolicy(f"{player}'s policy plays {action!r}, which is not legal")
+                        raise PolicyError(f"{player}'s policy plays {action!r}, which is not legal")
                     columns[index[action]][number] = weight / total
         return columns
 
