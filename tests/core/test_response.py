@@ -79,11 +79,11 @@ def _round_responses(rules: Ruleset, start: GameState, seat: int) -> float:
     for group in graph.components(found):
         (key,) = group
         tree = found.trees[key]
-        mixed = [
+        even = [
             [[1 / len(kids)] * len(kids)] * len(tree.hands[a])
             for a, kids in zip(tree.actor, tree.kids, strict=True)
         ]
-        best = cfr.evaluate(tree, found.payoffs(key, values), mixed).best[seat]
+        best = cfr.evaluate(tree, found.payoffs(key, values), even).best[seat]
         values[key] = best if seat == 0 else -best
     root = rounds.node_key(rounds.dealt_root(rules, start))
     return values[root] if seat == 0 else -values[root]
