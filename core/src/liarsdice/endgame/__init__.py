@@ -26,7 +26,9 @@ assumptions), :mod:`~liarsdice.endgame.names` (the players renamed by seat),
 :mod:`~liarsdice.endgame.solution` (the published policy and its lookup),
 :mod:`~liarsdice.endgame.graph` (the rounds an endgame reaches, and their order),
 :mod:`~liarsdice.endgame.sweep` (solving them, cycles included), :mod:`~liarsdice.endgame.store`
-(the caches) and :mod:`~liarsdice.endgame.solving` (the way in).
+(the caches) and :mod:`~liarsdice.endgame.solving` (the way in). Beside them,
+:mod:`~liarsdice.endgame.response` measures any policies (a bot's, a solved endgame's) by exact
+best responses over whole two-player games.
 """
 
 from __future__ import annotations

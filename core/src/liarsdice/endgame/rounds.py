@@ -226,6 +226,38 @@ def _deals(state: GameState) -> Iterator[tuple[Hand, Hand]]:
     return itertools.product(hands(first.dice)[0], hands(second.dice)[0])
 
 
+def legal_moves(rules: Ruleset, state: GameState, player: str) -> tuple[Action, ...]:
+    """``player``'s legal bids, then calls, in ``state`` (a round being played)."""
+    bids = engine.legal_bids(rules, state, player)
+    calls = engine.legal_calls(rules, state, player)
+    return (*(BidAction(player, bid) for bid in bids), *(CallAction(player, k) for k in calls))
+
+
+def after_bid(rules: Ruleset, state: GameState, action: Action) -> GameState:
+    """The engine's step for the bid ``action`` on ``state``; :class:`Unsolvable` when it draws
+    at random, shows dice or sets private state."""
+    after = _without_draws(
+        lambda rng: engine.step(rules, state, action, rng)[0], "when a bid is made"
+    )
+    assert after.round is not None
+    if after.round.shown or after.round.private:
+        raise Unsolvable("dice are shown or private state is set when a bid is made")
+    return after
+
+
+def settlements(
+    rules: Ruleset, state: GameState, call: CallAction
+) -> list[tuple[GameState, float]]:
+    """The engine's step for ``call`` on ``state`` (its dice dealt) for every sequence of draws
+    that settles it, with its chance; :class:`Unsolvable` for a draw the solver cannot follow
+    (:data:`DRAW_LIMIT`)."""
+    try:
+        return every_draw(lambda rng: engine.step(rules, state, call, rng)[0], DRAW_LIMIT)
+    except (Drawn, PluginError) as error:
+        _refuse_draw(error, "as the round is settled")
+        raise
+
+
 def _dealer(
     rules: Ruleset, state: GameState, rolls: dict[str, Hand]
 ) -> Callable[[Random], GameState]:
@@ -313,20 +345,6 @@ class _Builder:
             digest=digest,
         )
 
-    def _moves(self, state: GameState, player: str) -> tuple[Action, ...]:
-        bids = engine.legal_bids(self.rules, state, player)
-        calls = engine.legal_calls(self.rules, state, player)
-        return (*(BidAction(player, bid) for bid in bids), *(CallAction(player, k) for k in calls))
-
-    def _bid(self, state: GameState, action: Action) -> GameState:
-        after = _without_draws(
-            lambda rng: engine.step(self.rules, state, action, rng)[0], "when a bid is made"
-        )
-        assert after.round is not None
-        if after.round.shown or after.round.private:
-            raise Unsolvable("dice are shown or private state is set when a bid is made")
-        return after
-
     def _node(self, state: GameState, key: NodeKey, *, spot: bool) -> int:
         round_ = state.round
         assert round_ is not None
@@ -336,13 +354,13 @@ class _Builder:
         self.actions.append(())
         self.kids.append(())
         self.index[key] = number
-        moves = self._moves(state, player)
+        moves = legal_moves(self.rules, state, player)
         if not moves:
             raise Unsolvable(f"{player} has no legal move after {len(round_.bids)} bids")
         children: list[tuple[Action, GameState | None]] = []
         for action in moves:
             if isinstance(action, BidAction):
-                children.append((action, self._bid(state, action)))
+                children.append((action, after_bid(self.rules, state, action)))
             else:
                 children.append((action, None))
         full = self.audit > 0 and number % self.audit == 0
@@ -376,13 +394,15 @@ class _Builder:
         for dealt in self.deals:
             real = with_hands(state, self.players, dealt)
             assert real.round is not None
-            if self._moves(real, real.round.turn) != moves:
+            if legal_moves(self.rules, real, real.round.turn) != moves:
                 raise Unsolvable(
                     f"the legal moves after {len(real.round.bids)} bids depend on the dice "
                     f"({dealt[0]} against {dealt[1]})"
                 )
             for action, child in children:
-                if child is not None and node_key(self._bid(real, action)) != node_key(child):
+                if child is not None and node_key(after_bid(self.rules, real, action)) != node_key(
+                    child
+                ):
                     raise Unsolvable("the public state after a bid depends on the dice")
 
     def _table(self, state: GameState, call: CallAction, plugins: str, *, full: bool) -> int:
@@ -416,17 +436,9 @@ class _Builder:
     def _ruling(self, state: GameState, call: CallAction, dealt: tuple[Hand, Hand]) -> Dist:
         """The outcomes of ``call`` on ``state`` with ``dealt`` under the cups, with chances."""
         real = with_hands(state, self.players, dealt)
-
-        def settle(rng: Random) -> int:
-            return self._outcome(engine.step(self.rules, real, call, rng)[0])
-
-        try:
-            found = every_draw(settle, DRAW_LIMIT)
-        except (Drawn, PluginError) as error:
-            _refuse_draw(error, "as the round is settled")
-            raise
         chances: dict[int, float] = {}
-        for outcome, chance in found:
+        for after, chance in settlements(self.rules, real, call):
+            outcome = self._outcome(after)
             chances[outcome] = chances.get(outcome, 0.0) + chance
         return tuple(sorted(chances.items()))
 
