@@ -7,7 +7,7 @@ it opens the lobby, creates a Perudo table with medium bots, starts it, and save
 (quality 70) ``<lang>-<size>-<view>.jpg`` for the views
 
 - ``lobby``: the lobby with the Casino preset's options (and a finished game and a public table
-  made beforehand, so each lobby lists the same ones);
+  made beforehand; every lobby is taken first, so each lists the same ones);
 - ``waiting``: the new table before the start, the first screen a phone shows (the host's badge,
   the empty seats' controls for bots, the Settings toggle);
 - ``table``: the table mid-round, on your turn with the bid controls;
@@ -120,14 +120,18 @@ def my_turn_or_reveal(page: Page, seconds: float = 60) -> None:
     )
 
 
-def photograph(page: Page, app: Any, host: str, name: str, out: Path) -> None:
-    """The six pictures ``<name>-<view>.jpg`` of one language and size."""
+def lobby(page: Page, host: str) -> None:
+    """The lobby with Iris's nickname and the Casino preset's options."""
     page.goto(f"http://{host}/")
     page.fill("#nickname", "Iris")
     page.select_option("#preset", "casino")
     page.wait_for_selector(".validation.ok")
-    shoot(page, out / f"{name}-lobby.jpg")
 
+
+def photograph(page: Page, app: Any, host: str, name: str, out: Path) -> None:
+    """The pictures ``<name>-<view>.jpg`` of one language and size but the lobby's (taken
+    before any, so that every lobby lists the same games)."""
+    lobby(page, host)
     for field, value in TABLE.items():
         if field in ("preset", "bot_kind"):
             page.select_option(f"#{field}", value)
@@ -246,12 +250,18 @@ def main() -> None:
         furnish_lobby(app)
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            for lang, size in wanted:
-                context = browser.new_context(locale=LANGUAGES[lang], viewport=SIZES[size])
-                try:
-                    photograph(context.new_page(), app, host, f"{lang}-{size}", args.out)
-                finally:
-                    context.close()
+            for lobby_only in (True, False):
+                for lang, size in wanted:
+                    context = browser.new_context(locale=LANGUAGES[lang], viewport=SIZES[size])
+                    page, name = context.new_page(), f"{lang}-{size}"
+                    try:
+                        if lobby_only:
+                            lobby(page, host)
+                            shoot(page, args.out / f"{name}-lobby.jpg")
+                        else:
+                            photograph(page, app, host, name, args.out)
+                    finally:
+                        context.close()
         finally:
             browser.close()
     total = sum(path.stat().st_size for path in args.out.glob("*.jpg"))
