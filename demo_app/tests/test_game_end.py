@@ -110,6 +110,12 @@ def test_game_over_shows_the_places_with_their_ratings_the_rounds_and_the_best_c
         after = f"{change['after']:.1f}".replace(".", "," if lang != "en" else ".")
         assert f"{rating} {after} ({signed(change['delta'], lang)})" in line, (line, change)
         assert entry["name"].replace(" (bot)", "") in line
+    beside = page.eval_on_selector_all(  # a wrapped rating starts under the name, not the place
+        "#places li",
+        """(lines) => lines.map((l) => l.querySelector('.rating').getBoundingClientRect().left
+          >= l.querySelector('.place').getBoundingClientRect().right - 1)""",
+    )
+    assert all(beside), (beside, lines)
     facts = page.inner_text("#game-facts")
     assert rounds(summary["rounds"]) in facts
     assert (best_call in facts) == (summary["best_call"] is not None), facts

@@ -93,3 +93,28 @@ def test_the_bid_button_is_on_screen_on_your_turn(live_server: str, browser: Any
             assert found is not None and found["y"] + found["height"] <= PHONE["height"], found
         page.click("#bid-button")
         page.wait_for_timeout(100)
+
+
+def test_a_bot_s_level_is_not_split_over_two_lines(live_server: str, browser: Any) -> None:
+    """On a Russian phone "· средний бот" under a long name moves to the next line whole, never
+    "средний" on one line and "бот" on the next; beside a short name a space parts them."""
+    from .test_table_view import open_page
+
+    page = open_page(browser, PHONE, locale="ru")
+    create_in_lobby(page, live_server, seats="4", dice_per_player="2", bot_kind="odds")
+    page.click("#start")
+    page.wait_for_selector("#seats .seat[data-seat='3'] .name small")
+    lines = page.eval_on_selector_all(
+        "#seats .name small[title]:not(.host-badge)",
+        """(labels) => labels.map((l) => {
+          const name = document.createRange();  // the bot's name, the text before its label
+          name.selectNodeContents(l.parentElement.firstChild);
+          const [before, label] = [name.getBoundingClientRect(), l.getBoundingClientRect()];
+          const gap = label.top < before.bottom ? label.left - before.right : null;
+          return [l.textContent, l.getClientRects().length, gap];
+        })""",
+    )
+    assert len(lines) == 3 and all("средний бот" in text for text, _, _ in lines), lines
+    assert all(count == 1 for _, count, _ in lines), lines
+    assert all(gap is None or gap >= 2 for _, _, gap in lines), lines  # "Boris · ", not "Boris·"
+    fits(page)

@@ -164,8 +164,9 @@ export function seatList(box, config, send) {
     return el("li", { class: classes.join(" "), "data-seat": index },
       el("div", { class: "name" }, seat.kind === "bot" ? botName(seat.name) : seat.name,
         seat.host ? hostBadge() : null,
-        message.seat === index ? el("small", { class: "you" }, ` · ${t("you")}`) : null,
-        seat.kind === "bot" ? el("small", { title: seat.bot_kind }, t("botSeat", { bot: botWords(seat.bot_kind) })) : null,
+        // the space outside the label: a label that wraps starts its line at the card's edge
+        message.seat === index ? [" ", el("small", { class: "you" }, `· ${t("you")}`)] : null,
+        seat.kind === "bot" ? [" ", el("small", { title: seat.bot_kind }, t("botSeat", { bot: botWords(seat.bot_kind) }).trimStart())] : null,
         removeButton(message, seat, index, send)),
       el("div", { class: "status" }, statusWords(seat, info, onTurn)),
       el("div", { class: "dice" }, diceRow),
