@@ -25,7 +25,7 @@ from liarsdice.bots._play import Table, loss_cost
 from liarsdice.bots.bayes_bot import BayesBot, Beliefs
 from liarsdice.bots.odds_bot import OddsBot
 from liarsdice.errors import BadHookResult, RulesetError
-from liarsdice.models import Action, BidAction, CallAction, GameState, Resolution
+from liarsdice.models import Action, Bid, BidAction, CallAction, GameState, Resolution
 from liarsdice.options import CallRegistry, CallStakes, Payoff
 from liarsdice.ruleset import installed
 from liarsdice.tournament import play_game
@@ -243,9 +243,8 @@ def test_bots_play_a_third_party_counting_rule(
         _play(rules, ["bayes", "odds", "bayes", "odds"], seed, dice=4)
     game = Game(rules, ["a", "b"], Random(0), dice_per_player=5)
     game.start_round({"a": [2, 2, 3, 3, 4], "b": [5, 5, 5, 5, 5]})
-    bot = OddsBot(rules, Random(0))
-    look = bot.chances(Table(rules, game.view("a")), 5)
-    assert look.p == pytest.approx(3 / 6)
+    look = Table(rules, game.view("a")).chances(Bid(3, 5))
+    assert isinstance(look, odds.Outlook) and look.p == pytest.approx(3 / 6)
 
 
 def test_bots_make_exact_calls_when_the_rules_have_them() -> None:

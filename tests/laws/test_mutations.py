@@ -19,8 +19,10 @@ import pytest
 
 from liarsdice import (
     Bid,
+    BidKind,
     DiceChanged,
     Eliminated,
+    Game,
     GameState,
     Notice,
     PluginError,
@@ -33,6 +35,7 @@ from liarsdice import (
     hookimpl,
 )
 from liarsdice.events import BidMade
+from liarsdice.i18n import Text
 from liarsdice.models import BidAction
 from liarsdice.options import CallStakes, Payoff
 from liarsdice.reducer import InvalidEvent
@@ -45,7 +48,7 @@ from liarsdice.testing import (
     laws,
     play_game,
 )
-from liarsdice.testing.driver import PlayedGame, StartRound, Step, timeline
+from liarsdice.testing.driver import PlayedGame, StartRound, Step, illegal_actions, timeline
 from liarsdice.testing.plugins import NATURAL_ACE, extra_variants
 from liarsdice_pip_sum import PipTotal, sum_pmf
 
@@ -718,3 +721,89 @@ def test_a_rank_that_ignores_the_total_breaks_the_bid_order(
         laws.bid_order(rules)
     assert caught.value.law == laws.ORDER
     assert "ranks are equal" in caught.value.detail
+    assert "(ranked by capped's liarsdice_bid_rank)" in caught.value.detail
+
+
+class _HighestDie(BidKind):
+    """A correct kind whose lowest bid is ``Bid(1, 0)``: "the highest die shows at least n"."""
+
+    name = "highest"
+    fields = ("pips",)
+    names_faces = False
+
+    def bids(self, dice_in_play: int) -> Any:
+        return (Bid(pips, 0) for pips in range(1, 7))
+
+    def shape_problem(self, bid: Bid, dice_in_play: int) -> Any:
+        return None if bid.face == 0 and 1 <= bid.quantity <= 6 else "not a highest die"
+
+    def value(self, bid: Bid, dice: Any, matching: Any) -> int:
+        return max(dice)
+
+    def words(self, bid: Bid) -> Any:
+        return Text("a highest die of {n}", {"n": bid.quantity})
+
+    def distribution(self, bid: Bid, known: Any, unknown: int, matching: Any) -> Any:
+        top = max(known, default=0)
+        below = [0.0 if v < top else (v / 6) ** unknown for v in range(7)]  # P(highest <= v)
+        return tuple(below[v] - (below[v - 1] if v else 0.0) for v in range(7))
+
+
+class _DictDistribution(_HighestDie):
+    def distribution(self, bid: Bid, known: Any, unknown: int, matching: Any) -> Any:
+        return dict(enumerate(super().distribution(bid, known, unknown, matching)))
+
+
+class _RightForFewDice(_HighestDie):
+    """Right up to 3 unseen dice, then as if 3 were unseen."""
+
+    def distribution(self, bid: Bid, known: Any, unknown: int, matching: Any) -> Any:
+        return super().distribution(bid, known, min(unknown, 3), matching)
+
+
+def _highest_plugin(kind: BidKind) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    @hookimpl
+    def liarsdice_bid_kind() -> BidKind:
+        return kind
+
+    @hookimpl
+    def liarsdice_bid_rank(bid: Bid) -> tuple[int, int]:
+        return (bid.quantity, bid.face)
+
+    return liarsdice_bid_kind, liarsdice_bid_rank
+
+
+def test_a_right_kind_whose_lowest_bid_is_face_0_keeps_every_game_law(
+    broken: Callable[..., Ruleset],
+) -> None:
+    """The kit once tried Bid(1, 0) as a bid out of range, the lowest bid of this kind: the
+    illegal-actions law failed a right plugin."""
+    rules = broken(
+        "highest", *_highest_plugin(_HighestDie()), options={"standard.wild_ones": False}
+    )
+    check_ruleset(rules)
+    for game in games(rules, count=12):
+        check_game(rules, game.steps)
+    opening = Game(rules, ["p1", "p2"], Random(0), dice_per_player=2, first_opener="p1")
+    opening.start_round()
+    tried = illegal_actions(rules, opening.state)
+    assert BidAction("p1", Bid(1, 0)) not in tried  # the lowest opening bid of this kind
+    assert BidAction("p1", Bid(7, 6)) in tried and BidAction("p1", Bid(1, 7)) in tried
+
+
+@pytest.mark.parametrize(
+    ("kind", "said"),
+    [
+        (_DictDistribution(), "not a sequence of chances indexed by value"),
+        (_RightForFewDice(), "with [] known and 5 unseen"),
+    ],
+    ids=["a-dict", "right-for-few-dice"],
+)
+def test_a_distribution_of_the_wrong_shape_or_beyond_three_dice_is_caught(
+    broken: Callable[..., Ruleset], kind: BidKind, said: str
+) -> None:
+    rules = broken("highest", *_highest_plugin(kind), options={"standard.wild_ones": False})
+    with pytest.raises(LawViolation) as caught:
+        laws.bid_kind_is_consistent(rules)
+    assert "highest's liarsdice_bid_kind" in caught.value.detail
+    assert said in caught.value.detail

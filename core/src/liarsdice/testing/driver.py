@@ -344,8 +344,8 @@ def illegal_actions(rules: Ruleset, state: GameState) -> list[Action]:
     Built from the rules' text, not from the engine's answers (except the last group, bids the
     engine's own enumeration leaves out): acting out of turn (other players, eliminated players, a
     stranger; a call declared ``out_of_turn`` by the bidder of the bid it would call), bids that do
-    not raise or are out of range, unknown call kinds, calling the opener's empty table, and any
-    action between rounds or after the game.
+    not raise or are out of range (by the bid kind's shape check), unknown call kinds, calling the
+    opener's empty table, and any action between rounds or after the game.
     """
     round_ = state.round
     everyone = [p.name for p in state.players]
@@ -372,13 +372,16 @@ def illegal_actions(rules: Ruleset, state: GameState) -> list[Action]:
         )
     else:
         found += [CallAction(turn, kind) for kind in rules.calls]
+    # Bids outside the kind's range (its shape check says so): for a count of a face, none
+    # dice, too many dice, face 0 and face 7; a kind whose bids are Bid(n, 0) keeps the others.
+    in_play = round_.dice_in_play
+    kind = rules.bid_kind
+    top = max(bid.quantity for bid in kind.bids(in_play))
+    malformed = (Bid(0, 2), Bid(top + 1, 6), Bid(1, 0), Bid(1, 7))
     found += [
-        BidAction(turn, Bid(0, 2)),
-        BidAction(turn, Bid(round_.dice_in_play + 1, 6)),
-        BidAction(turn, Bid(1, 0)),
-        BidAction(turn, Bid(1, 7)),
-        CallAction(turn, "no-such-call"),
+        BidAction(turn, bid) for bid in malformed if kind.shape_problem(bid, in_play) is not None
     ]
+    found.append(CallAction(turn, "no-such-call"))
     legal_bids = engine.legal_bids(rules, state, turn)
     legal = set(legal_bids)
     found += [

@@ -98,8 +98,8 @@ from liarsdice.testing.laws.variant_order import (
 )
 
 RULESET_LAWS: tuple[RulesetLaw, ...] = (
+    bid_kind_is_consistent,  # first: the bid order walks the kind's range
     bid_order,
-    bid_kind_is_consistent,
     rules_text_is_ordered,
     rules_text_amends_what_is_there,
 )

@@ -20,8 +20,9 @@ from liarsdice.testing.laws._common import KIND, LawViolation, answered_by
 
 #: The dice in play the range and the shape check are compared at.
 RANGE_DICE = (1, 2, 3, 5)
-#: The unseen dice a distribution is compared at, each beside these hands of known dice.
-UNSEEN = (0, 1, 2, 3)
+#: The unseen dice a distribution is compared at, each beside these hands of known dice (every
+#: roll of them: 6 ** 5 at most, so a distribution right only for few dice is caught at 5).
+UNSEEN = (0, 1, 2, 3, 5)
 KNOWN_HANDS = ((), (1,), (6,), (2, 5), (3, 3))
 #: How far a distribution may stray from the exact one (float rounding only).
 TOLERANCE = 1e-9
@@ -30,8 +31,9 @@ TOLERANCE = 1e-9
 def bid_kind_is_consistent(rules: Ruleset) -> None:
     """The ruleset's bid kind lists each bid of its range once, its shape check refuses exactly
     the whole-number bids outside that range (quantities up to 2 beyond its highest, faces 0 to
-    7), and a distribution it gives equals its truth function's over every roll of the unseen
-    dice, with the bid's own face counting (and the ones too, as where ones are wild)."""
+    7), and a distribution it gives is a sequence of chances by value equal to its truth
+    function's over every roll of the unseen dice (up to 5), with the bid's own face counting (and
+    the ones too, as where ones are wild)."""
     kind = rules.bid_kind
     who = answered_by(rules, "liarsdice_bid_kind")
     for dice in RANGE_DICE:
@@ -63,11 +65,19 @@ def _check_distributions(rules: Ruleset, kind: BidKind, who: str) -> None:
         dice = unseen + len(known)
         if dice == 0:
             continue
-        for bid in sorted(set(kind.bids(dice)), key=lambda b: (b.quantity, b.face))[:12]:
+        ranged = sorted(set(kind.bids(dice)), key=lambda b: (b.quantity, b.face))
+        for bid in ranged[:12] if unseen < 5 else ranged[:: max(1, len(ranged) // 4)]:
             for matching in (frozenset({bid.face}), frozenset({1, bid.face})):
                 given = kind.distribution(bid, known, unseen, matching)
                 if given is None:
                     return
+                if not _chances(given):
+                    raise LawViolation(
+                        KIND,
+                        rules,
+                        f"{who}: the distribution of {_said(kind, bid)} is {given!r:.80}, not a "
+                        "sequence of chances indexed by value (a list or tuple of numbers)",
+                    )
                 exact = _dealt(kind, bid, known, unseen, matching)
                 width = max(len(given), len(exact))
                 padded = [*given, *[0.0] * (width - len(given))]
@@ -96,6 +106,13 @@ def _dealt(
     )
     rolls = 6**unseen
     return [values[value] / rolls for value in range(max(values) + 1)]
+
+
+def _chances(given: object) -> bool:
+    """Whether ``given`` is a sequence of numbers (chances by value), not a mapping or text."""
+    return isinstance(given, list | tuple) and all(
+        isinstance(p, int | float) and not isinstance(p, bool) for p in given
+    )
 
 
 def _said(kind: BidKind, bid: Bid) -> str:

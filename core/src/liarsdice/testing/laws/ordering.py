@@ -30,6 +30,7 @@ from liarsdice.testing.laws._common import (
     ENUMERATION,
     ORDER,
     LawViolation,
+    answered_by,
     at_step,
     implemented_by,
 )
@@ -69,6 +70,8 @@ def bid_order(rules: Ruleset, max_dice: int = 30) -> None:
             ok, reason = False, str(error)
         if not ok:
             detail = "ranks are equal" if a == b else reason or "ranks are not consistently ordered"
+            ranker = answered_by(rules, "liarsdice_bid_rank", bid=bids[high])
+            detail += f" (ranked by {ranker})"
             raise LawViolation(
                 ORDER,
                 rules,
