@@ -67,13 +67,7 @@ def kind_odds(rules: Ruleset, dice_in_play: int, hand: Iterable[int] | None = No
     """The chances of every bid of ``rules``'s kind with ``dice_in_play`` dice on the table, for
     a player holding ``hand``. Raises ``ValueError`` for a die outside 1-6, fewer than 1 die in
     play, or a hand larger than the dice in play."""
-    hand = tuple(hand or ())
-    if dice_in_play < 1:
-        raise ValueError(f"dice in play must be at least 1, not {dice_in_play}")
-    if any(type(die) is not int or not 1 <= die <= 6 for die in hand):
-        raise ValueError(f"a hand holds dice showing 1 to 6, not {list(hand)}")
-    if len(hand) > dice_in_play:
-        raise ValueError(f"a hand of {len(hand)} dice is more than the {dice_in_play} in play")
+    hand = odds.seen_hand(dice_in_play, hand)
     kind = rules.bid_kind
     state = opening_state(dice_in_play, hand)
     unknown = dice_in_play - len(hand)

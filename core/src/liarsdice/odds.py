@@ -139,6 +139,19 @@ def convolve(*pmfs: Sequence[float]) -> list[float]:
     return total
 
 
+def seen_hand(dice_in_play: int, hand: Iterable[int] | None) -> tuple[int, ...]:
+    """``hand`` as a tuple, for an odds page of ``dice_in_play`` dice; ``ValueError`` for a die
+    outside 1-6, fewer than 1 die in play, or a hand larger than the dice in play."""
+    hand = tuple(hand or ())
+    if dice_in_play < 1:
+        raise ValueError(f"dice in play must be at least 1, not {dice_in_play}")
+    if any(type(die) is not int or not 1 <= die <= 6 for die in hand):
+        raise ValueError(f"a hand holds dice showing 1 to 6, not {list(hand)}")
+    if len(hand) > dice_in_play:
+        raise ValueError(f"a hand of {len(hand)} dice is more than the {dice_in_play} in play")
+    return hand
+
+
 # --- one face under the rules in force ------------------------------------------------------------
 
 

@@ -191,13 +191,7 @@ def odds_table(rules: Ruleset, dice_in_play: int, hand: Iterable[int] | None = N
     Raises ``ValueError`` for a die outside 1-6, fewer than 1 die in play, or a hand larger than
     the dice in play.
     """
-    hand = tuple(hand or ())
-    if dice_in_play < 1:
-        raise ValueError(f"dice in play must be at least 1, not {dice_in_play}")
-    if any(type(die) is not int or not 1 <= die <= 6 for die in hand):
-        raise ValueError(f"a hand holds dice showing 1 to 6, not {list(hand)}")
-    if len(hand) > dice_in_play:
-        raise ValueError(f"a hand of {len(hand)} dice is more than the {dice_in_play} in play")
+    hand = odds.seen_hand(dice_in_play, hand)
     unknown = dice_in_play - len(hand)
     state = opening_state(dice_in_play, hand)
     later = _after_a_bid(state, rules)

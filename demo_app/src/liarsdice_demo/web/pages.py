@@ -112,25 +112,15 @@ def odds(code: str) -> str:
     seat = live.seat_of(g.player["id"]) if g.player else None
     if seat is not None and request.args.get("hand") == "mine":
         hand = live.known_dice(seat.name)
+    shown = {"table": live, "dice": dice, "default": default, "hand": hand}
+    shown["seated"] = seat is not None
     if config.rules.bid_kind is not COUNT_OF_FACE:  # bids of another kind: each bid's chances
-        return render_template(
-            "odds.html",
-            table=live,
-            dice=dice,
-            default=default,
-            hand=hand,
-            seated=seat is not None,
-            kind_odds=kind_odds(config.rules, dice, hand or None),
-            samples=f"{SAMPLES:,}",
-        )
+        kind = kind_odds(config.rules, dice, hand or None)
+        return render_template("odds.html", **shown, kind_odds=kind, samples=f"{SAMPLES:,}")
     table_odds = odds_table(config.rules, dice, hand or None)
     return render_template(
         "odds.html",
-        table=live,
-        dice=dice,
-        default=default,
-        hand=hand,
-        seated=seat is not None,
+        **shown,
         odds=table_odds,
         wild_label=charts.wild_label(table_odds),
         charts=charts.odds_charts(table_odds),
