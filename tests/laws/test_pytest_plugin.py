@@ -117,7 +117,9 @@ def test_exclude_names_an_unknown_law(pytester: pytest.Pytester) -> None:
     )
     result = run(pytester, source)
     result.stdout.fnmatch_lines(
-        ["*exclude=...): no shipped law is called nope; the laws: bid_kind_is_consistent, bid_order*"]
+        [
+            "*exclude=...): no shipped law is called nope; the laws: bid_kind_is_consistent, bid_order*"
+        ]
     )
 
 
