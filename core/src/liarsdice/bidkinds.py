@@ -62,7 +62,8 @@ class BidKind(abc.ABC):
     def value(self, bid: Bid, dice: Iterable[int], matching: Collection[int]) -> int:
         """The value of ``bid`` on ``dice`` (every die at the table, revealed): the bid is true
         when it reaches ``bid.quantity``. ``matching`` holds the faces that count toward
-        ``bid.face`` now (``liarsdice_matching_faces``); a kind may ignore it."""
+        ``bid.face`` now (``liarsdice_matching_faces``; every face for a kind that names no
+        face); a kind may ignore it."""
 
     @abc.abstractmethod
     def words(self, bid: Bid) -> Text:

@@ -282,15 +282,14 @@ def bid_value(rules: Ruleset, state: GameState, bid: Bid) -> int:
     kind = rules.bid_kind
     if kind is COUNT_OF_FACE:
         return count_matching(rules, state, bid.face)
-    faces = rules.hooks.matching_faces(state, bid.face) if kind.names_faces else frozenset()
     dice = (die for roll in state.round.rolls.values() for die in roll)
-    return kind.value(bid, dice, faces)
+    return kind.value(bid, dice, counted_faces(rules, state, bid))
 
 
 def counted_faces(rules: Ruleset, state: GameState, bid: Bid) -> frozenset[int]:
-    """The faces whose dice count toward ``bid`` now, for showing which dice counted at a
-    reveal: ``matching_faces`` where bids name a face, else every face (a total of pips counts
-    every die)."""
+    """The faces whose dice count toward ``bid`` now: ``matching_faces`` where bids name a face,
+    else every face (a total of pips counts every die). What a kind's ``value`` and
+    ``distribution`` get as ``matching``, and what a reveal shows as counted."""
     if not rules.bid_kind.names_faces:
         return frozenset(FACES)
     return frozenset(rules.hooks.matching_faces(state, bid.face))

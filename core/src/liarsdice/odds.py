@@ -41,6 +41,7 @@ from typing import TypeVar
 
 import attrs
 
+from liarsdice import engine
 from liarsdice.bidkinds import COUNT_OF_FACE, BidKind
 from liarsdice.models import Bid, GameState
 from liarsdice.ruleset import FACES, Ruleset
@@ -262,8 +263,7 @@ def bid_chances(
     its face; for another, its kind's distribution if it gives one, else :data:`SAMPLES` seeded
     deals of the unseen dice valued by its truth function."""
     kind = rules.bid_kind
-    asked = kind.names_faces
-    faces = frozenset(rules.hooks.matching_faces(state, bid.face)) if asked else frozenset()
+    faces = engine.counted_faces(rules, state, bid)
     if kind is COUNT_OF_FACE:
         matches = sum(die in faces for die in known)
         return Outlook(bid.face, faces, matches, unknown, float(per_die(faces)))

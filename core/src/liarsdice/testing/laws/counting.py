@@ -85,7 +85,7 @@ def challenge_has_one_loser(rules: Ruleset, steps: Sequence[Step]) -> None:
                 )
             if ruling.call != "challenge" and rules.call_stakes(ruling.call) is None:
                 continue  # not settled by the bid's truth: its count is the plugin's own
-            faces = matching(state, placed.bid.face) if kind.names_faces else frozenset()
+            faces = matching(state, placed.bid.face) if kind.names_faces else frozenset(FACES)
             dice = [die for roll in state.round.rolls.values() for die in roll]
             recount = kind.value(placed.bid, dice, faces)
             if ruling.count != recount:
