@@ -1,17 +1,19 @@
 """Hard at full tables: mixed, bayes and odds at 4 x 5 and 6 x 5, per ruleset.
 
 Usage: uv run python benchmarks/full_tables.py [--games 2000] [--duel-games 0] [--seed 47]
-       [--workers 1] [--rulesets dudo,perudo,casino,dice-loss] [--tables 4x5,6x5]
+       [--workers 1] [--rulesets dudo,perudo,casino,dice-loss] [--tables 4x5,6x5,6x5-alt]
 
 Issue 47's gate: hard (``mixed``) beats ``bayes`` and ``odds`` at 4 players x 5 dice and 6 x 5 in
-each ruleset: its win share per seat above 1/n, the whole 95% interval above it. Each table of
-:data:`TABLES` plays ``--games`` games under each ruleset (a preset's name at that table, or
-``dice-loss``: the baseline with dice loss alone), seats rotating (:func:`liarsdice.tournament.run`,
-so the figures are the same for any ``--workers``). Prints a Markdown table per ruleset: each
-kind's seats, wins over games x seats, win share per seat with its 95% Wilson interval, and its
-verdict against 1/n: "holds" (the interval's bottom above 1/n), "fails" (its top under 1/n), else
-"open". With ``--duel-games N``, also the duels of :data:`DUELS` (mixed against one other kind,
-alternating seats) over ``N`` games each. Asserts nothing.
+each ruleset: its win share per seat above 1/n, the whole 95% interval above it. Each table named
+by ``--tables`` (:data:`GATE_TABLES` by default; ``6x5-alt`` interleaves the kinds) plays
+``--games`` games in each of its seatings (:data:`TABLES`) under each ruleset (a preset's name at
+that table, or ``dice-loss``: the baseline with dice loss alone), seats rotating
+(:func:`liarsdice.tournament.run`, so the figures are the same for any ``--workers``). Prints one
+Markdown table: per ruleset, table and kind, the wins over games x seats, the win share per seat
+with its 95% Wilson interval, and its verdict against 1/n: "holds" (the interval's bottom above
+1/n), "fails" (its top under 1/n), else "open"; for a table of several seatings each seating's
+rows, then the pooled ones (the gate's). With ``--duel-games N``, also the duels of :data:`DUELS`
+(mixed against one other kind, seats alternating) over ``N`` games each. Asserts nothing.
 """
 
 from __future__ import annotations
@@ -35,7 +37,14 @@ TABLES = {
         ["mixed", "mixed", "bayes", "bayes", "odds", "odds"],
         ["mixed", "mixed", "odds", "odds", "bayes", "bayes"],
     ],
+    #: Not played by default: the kinds interleaved, in both orders of play.
+    "6x5-alt": [
+        ["mixed", "bayes", "odds"] * 2,
+        ["mixed", "odds", "bayes"] * 2,
+    ],
 }
+#: The tables played unless ``--tables`` names others.
+GATE_TABLES = ["4x5", "6x5"]
 #: Mixed against one other kind alone, seats alternating.
 DUELS = {
     "4x5 vs bayes": [["mixed", "bayes"] * 2],
@@ -104,7 +113,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=47)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--rulesets", default=",".join(RULESETS))
-    parser.add_argument("--tables", default=",".join(TABLES))
+    parser.add_argument("--tables", default=",".join(GATE_TABLES))
     args = parser.parse_args()
     layouts = [(table, TABLES[table], args.games) for table in args.tables.split(",")]
     if args.duel_games:
