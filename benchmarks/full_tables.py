@@ -185,8 +185,8 @@ def calls(name: str, kinds: list[str], games: int, args: argparse.Namespace) -> 
                             faced["the 10th bid of a round or later"].append(seen)
                 alive = {seat.name for seat in state.alive}
                 for event in game.act(action):
-                    if isinstance(event, RoundResolved) and event.resolution.bidder is not None:
-                        ruling = event.resolution
+                    ruling = event.resolution if isinstance(event, RoundResolved) else None
+                    if ruling is not None and ruling.bidder is not None:
                         bidder, caller = kind_of(ruling.bidder), kind_of(ruling.caller)
                         called[(caller, bidder, ruling.call, ruling.success)] += 1
                         for loser in ruling.losers:
