@@ -17,10 +17,11 @@ rows, then the pooled ones (the gate's). With ``--duel-games N``, also the duels
 
 With ``--calls N``, also how ``N`` games of each seating of the tables go, played on this process
 (``--games 0`` for these alone): per kind, the rounds it lost as bidder and as caller and when it
-is knocked out; who calls on whose bids and how often rightly; and, for the bids the ``bayes`` bots
-face, the chance their beliefs give that the bid is true, the chance with every unseen die fair,
-and how often it was true. ``--bayes-tilts open,switch,follow`` seats ``bayes`` bots with other
-tilts (``0,0,0``: a bayes bot that reads nothing) in the tournaments and these games alike.
+is knocked out; how long the rounds that end on its bid are; who calls on whose bids and how often
+rightly; and, for the bids the ``bayes`` bots face, the chance their beliefs give that the bid is
+true, the chance with every unseen die fair, and how often it was true. ``--bayes-tilts
+open,switch,follow`` seats ``bayes`` bots with other tilts (``0,0,0``: a bayes bot that reads
+nothing) in the tournaments and these games alike.
 """
 
 from __future__ import annotations
@@ -150,6 +151,7 @@ def calls(name: str, kinds: list[str], games: int, args: argparse.Namespace) -> 
     lost: Counter[tuple[str, str]] = Counter()
     called: Counter[tuple[str, str, str, bool]] = Counter()
     first_out: Counter[str] = Counter()
+    ended: dict[str, list[tuple[int, int]]] = defaultdict(list)
     out_round: dict[str, list[int]] = defaultdict(list)
     faced: dict[str, list[tuple[float, float, bool]]] = defaultdict(list)
     n = len(kinds)
@@ -189,6 +191,8 @@ def calls(name: str, kinds: list[str], games: int, args: argparse.Namespace) -> 
                     if ruling is not None and ruling.bidder is not None:
                         bidder, caller = kind_of(ruling.bidder), kind_of(ruling.caller)
                         called[(caller, bidder, ruling.call, ruling.success)] += 1
+                        assert ruling.bid is not None
+                        ended[bidder].append((len(view.bids), ruling.bid.quantity))
                         for loser in ruling.losers:
                             how = "caller" if loser == ruling.caller else "bidder"
                             lost[(kind_of(loser), how)] += 1
@@ -205,6 +209,13 @@ def calls(name: str, kinds: list[str], games: int, args: argparse.Namespace) -> 
             f"{kind}: rounds lost as bidder {lost[(kind, 'bidder')]}, as caller "
             f"{lost[(kind, 'caller')]}; out first in {first_out[kind]} of {games} games; "
             f"out in round {mean} on average"
+        )
+    for kind, rounds_ended in ended.items():
+        length = statistics.fmean(number for number, _ in rounds_ended)
+        called_dice = statistics.fmean(quantity for _, quantity in rounds_ended)
+        lines.append(
+            f"{len(rounds_ended)} rounds end on a call on {kind}'s bid: {length:.1f} bids in the "
+            f"round, the bid called {called_dice:.1f} dice, on average"
         )
     for caller, bidder, kind in sorted({key[:3] for key in called}):
         right, wrong = called[(caller, bidder, kind, True)], called[(caller, bidder, kind, False)]
