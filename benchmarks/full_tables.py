@@ -88,10 +88,10 @@ def verdict(low: float, high: float, chance: float) -> str:
     return "open"
 
 
-def row(name: str, table: str, kind: str, seats: int, wins: int, trials: int) -> str:
-    """One Markdown row: ``kind``'s ``wins`` over ``trials`` seat-games at ``seats`` seats."""
+def row(name: str, table: str, kind: str, players: int, wins: int, trials: int) -> str:
+    """One Markdown row: ``kind``'s ``wins`` over ``trials`` seat-games at a table of ``players``."""
     low, high = wilson(wins, trials)
-    chance = 1 / seats
+    chance = 1 / players
     return (
         f"| {name} | {table} | {kind} | {wins}/{trials} | {wins / trials:.1%} | "
         f"{low:.1%} - {high:.1%} | {chance:.1%} | {verdict(low, high, chance)} |"
