@@ -34,6 +34,13 @@ for one die each, then from the store), ``"cached"`` (only what the store alread
 ``"off"``; ``store`` where solutions are kept (the process's by default, on disk as
 :func:`liarsdice.endgame.default_store` says).
 
+**It plays a solved book heads-up.** With two players left beyond those endgames, it plays the
+ruleset's book of heads-up positions where one has been built (``liarsdice endgames build``;
+:mod:`liarsdice.endgame.book`): CFR+ solutions of every position up to 5 dice each in an
+abstraction where a player remembers the last bid, not the bids before it
+(:mod:`liarsdice.endgame.lastbid`). ``book`` gives one, or ``"off"``; ``endgames="off"`` plays
+neither.
+
 When the rules let calls be made out of turn, it makes them there as the other bots do.
 """
 
@@ -96,6 +103,7 @@ class MixedBot:
         endgames: Endgames = "solve",
         on_miss: Callable[[PlayerView], object] | None = None,
         store: endgame.Store | None = None,
+        book: endgame.Book | Literal["find", "off"] = "find",
     ) -> None:
         self.rules = rules
         self.rng = rng
@@ -103,6 +111,9 @@ class MixedBot:
         self.on_miss = on_miss
         #: Where solved endgames are kept (``None``: the process's, :func:`endgame.default_store`).
         self.store = store
+        #: The book of heads-up positions it plays: this one, ``"find"`` the one built for its
+        #: rules if any (:func:`liarsdice.endgame.book.find`), or ``"off"``.
+        self.book = book
 
     def choices(self, view: PlayerView) -> tuple[Table, list[Choice]]:
         """The table and every choice considered on this turn, with its chances and value
@@ -126,10 +137,12 @@ class MixedBot:
         return table, found
 
     def policy(self, view: PlayerView) -> Policy:
-        """A solved endgame's policy where there is one; else every choice within
-        :data:`MARGIN` of the best, weighted by value, an opening disguised (see the module
-        docstring)."""
+        """A solved endgame's policy where there is one; else the book's where it has the
+        position; else every choice within :data:`MARGIN` of the best, weighted by value, an
+        opening disguised (see the module docstring)."""
         solved = self.endgame_policy(view)
+        if solved is None:
+            solved = self.book_policy(view)
         if solved is not None:
             return solved
         table, found = self.choices(view)
@@ -165,6 +178,15 @@ class MixedBot:
             return None
         total = sum(policy.values())  # the solver rounds to 1/10000
         return {action: p / total for action, p in policy.items() if p > 0.0}
+
+    def book_policy(self, view: PlayerView) -> Policy | None:
+        """The policy of the ruleset's book of heads-up positions at ``view``
+        (:mod:`liarsdice.endgame.book`), or ``None``: no book built, book or endgames ``"off"``,
+        not two players, or a position or move the book does not hold."""
+        if self.endgames == "off" or self.book == "off" or sum(s.alive for s in view.seats) != 2:
+            return None
+        found = endgame.book.find(self.rules) if self.book == "find" else self.book
+        return None if found is None else found.policy(self.rules, view)
 
     def decide(self, view: PlayerView) -> Action:
         return sample(self.policy(view), self.rng)
