@@ -12,13 +12,14 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from liarsdice import Ruleset, engine
+from liarsdice import Ruleset, engine, tournament
 from liarsdice.bots.mixed_bot import MixedBot
 from liarsdice.cli import cli
-from liarsdice.endgame import Unsolvable, book, lastbid
+from liarsdice.endgame import Store, Unsolvable, book, lastbid
 from liarsdice.endgame.response import Policy, measure, policy_value
 from liarsdice.endgame.rounds import dealt_root
 from liarsdice.models import Action, GameState
+from liarsdice.testing.bots import check_bot
 from liarsdice.views import PlayerView, player_view, view_state
 
 
@@ -185,3 +186,35 @@ def test_the_command_builds_and_shows_a_book(tmp_path: Path) -> None:
     assert "1 v 1 dice, P0 opens" in built.output and "2 positions" in built.output
     shown = runner.invoke(cli, ["endgames", "show", *args])
     assert "2 positions up to 1 dice each, 20 CFR+ iterations each" in shown.output
+
+
+def test_hard_with_a_book_keeps_the_bot_contract_and_its_seeds(
+    rules: Ruleset, small_book: book.Book, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three seats down to two with 2 dice each at most: the book plays the last rounds; a
+    tournament is the same on one process or two (each reads the book from disk)."""
+
+    def hard(table_rules: Ruleset, rng: Random) -> MixedBot:
+        """Exact endgames only as kept (none here), so the book plays every heads-up round."""
+        return MixedBot(table_rules, rng, endgames="cached", store=Store(None), book=small_book)
+
+    assert check_bot(hard, rules, games=4, players=3, dice_per_player=2) > 0
+    monkeypatch.setenv("LIARSDICE_ENDGAME_CACHE", str(tmp_path))
+    book.save(small_book, rules, tmp_path / "books")
+    played = [
+        tournament.run(rules, ["mixed", "odds", "bayes"], 6, 3, dice_per_player=2, workers=n)
+        for n in (1, 2)
+    ]
+    assert [r.wins for r in played[0].results] == [r.wins for r in played[1].results]
+    assert book.find(rules) is not None
+
+
+def test_a_book_built_beside_a_running_process_is_found(
+    rules: Ruleset, small_book: book.Book, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LIARSDICE_ENDGAME_CACHE", str(tmp_path / "cache"))
+    assert book.find(rules) is None
+    book.save(small_book, rules, tmp_path / "cache" / "books")
+    found = book.find(rules)
+    assert found is not None and set(found.positions) == set(small_book.positions)
+    assert book.find(rules) is found

@@ -20,12 +20,11 @@ once per process from :func:`directory` (where ``liarsdice endgames build`` writ
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import io
 import json
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 import attrs
@@ -277,7 +276,14 @@ def load(rules: Ruleset, where: Path) -> Book | None:
     expected = checksum.read_text().strip() if checksum.exists() else ""
     if hashlib.sha256(data).hexdigest() != expected:
         raise BookError(f"{path} does not match its checksum: build it again")
-    arrays = np.load(io.BytesIO(data))
+    try:
+        return _read(np.load(io.BytesIO(data)), rules, path)
+    except (KeyError, ValueError, TypeError) as error:
+        raise BookError(f"{path} cannot be read ({error!r}): build it again") from None
+
+
+def _read(arrays: Mapping[str, np.ndarray], rules: Ruleset, path: Path) -> Book:
+    """The book in ``arrays`` (a loaded archive) from ``path``, refused unless of ``rules``."""
     header = json.loads(arrays["header"].tobytes())
     if header.get("format") != FORMAT or header.get("rules") != rules_key(rules):
         raise BookError(f"{path} is not a book of these rules: build it again")
@@ -302,15 +308,26 @@ def _rows(dice: int) -> dict[Hand, int]:
     return {hand: row for row, hand in enumerate(hands(dice)[0])}
 
 
-@functools.cache
-def _found(key: str, where: Path | None, rules: Ruleset) -> Book | None:
-    return None if where is None else load(rules, where)
+_FOUND: dict[tuple[str, Path], Book | None] = {}
+"""The books read in this process by rules key and directory (``None``: one refused)."""
 
 
 def find(rules: Ruleset) -> Book | None:
-    """The book of ``rules`` in :func:`directory`, read once per process; ``None`` if it has not
-    been built (or is damaged: a bot plays on without it)."""
-    try:
-        return _found(rules_key(rules), directory(), rules)
-    except BookError:
+    """The book of ``rules`` in :func:`directory`, read once per process when it is first there
+    (until then each call only looks for the file); ``None`` if it is not built, or damaged (a
+    bot plays on without it)."""
+    where = directory()
+    if where is None:
         return None
+    key = (rules_key(rules), where)
+    if key in _FOUND:
+        return _FOUND[key]
+    try:
+        found = load(rules, where)
+    except BookError:
+        found = None
+    else:
+        if found is None:
+            return None
+    _FOUND[key] = found
+    return found
