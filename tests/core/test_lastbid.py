@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from liarsdice import Ruleset, engine, tournament
-from liarsdice.bots.mixed_bot import MixedBot
+from liarsdice.bots.mixed_bot import EXPLOIT, MixedBot
 from liarsdice.cli import cli
 from liarsdice.endgame import Store, Unsolvable, book, lastbid
 from liarsdice.endgame.response import Policy, measure, policy_value
@@ -165,13 +165,20 @@ def test_the_book_plays_heads_up_at_any_table_and_nothing_else(
     assert small_book.policy(rules, _view(rules, 2, (2, 1), opener=0, viewer=0)) is None
 
 
-def test_hard_plays_the_book_heads_up(rules: Ruleset, small_book: book.Book) -> None:
-    """Beyond its exact endgames (two dice in play), with a book; not with endgames off."""
+def test_hard_blends_the_book_with_its_heuristic_heads_up(
+    rules: Ruleset, small_book: book.Book
+) -> None:
+    """Beyond its exact endgames (two dice in play), with a book: EXPLOIT of the heuristic, the
+    rest of the book, action by action; with the book off, the heuristic alone."""
     view = _view(rules, 2, (2, 1), opener=1, viewer=1)
     played = MixedBot(rules, Random(0), book=small_book).policy(view)
-    assert played == small_book.policy(rules, view)
-    off = MixedBot(rules, Random(0), book=small_book, endgames="off").policy(view)
-    assert off != played
+    booked = small_book.policy(rules, view)
+    heuristic = MixedBot(rules, Random(0), book="off").policy(view)
+    assert booked is not None and booked != heuristic
+    for action in {*booked, *heuristic}:
+        expected = (1 - EXPLOIT) * booked.get(action, 0.0) + EXPLOIT * heuristic.get(action, 0.0)
+        assert played.get(action, 0.0) == pytest.approx(expected, abs=1e-12)
+    assert sum(played.values()) == pytest.approx(1.0, abs=1e-6)
 
 
 def test_the_command_builds_and_shows_a_book(tmp_path: Path) -> None:

@@ -38,8 +38,10 @@ for one die each, then from the store), ``"cached"`` (only what the store alread
 ruleset's book of heads-up positions where one has been built (``liarsdice endgames build``;
 :mod:`liarsdice.endgame.book`): CFR+ solutions of every position up to 5 dice each in an
 abstraction where a player remembers the last bid, not the bids before it
-(:mod:`liarsdice.endgame.lastbid`). ``book`` gives one, or ``"off"``; ``endgames="off"`` plays
-neither.
+(:mod:`liarsdice.endgame.lastbid`), blended with :data:`EXPLOIT` of the heuristic's policy: the
+book makes it hard to exploit, the heuristic punishes predictable play, and a blend is at most as
+exploitable as the same blend of the two (a best response's gain is convex in the policy).
+``book`` gives one, or ``"off"``; ``endgames="off"`` plays neither.
 
 When the rules let calls be made out of turn, it makes them there as the other bots do.
 """
@@ -86,6 +88,10 @@ ENDGAME_LIMITS = endgame.Limits(beyond="dice-share")
 #: How much the next player is taken to read into the bot's own bid (log-odds per die), as a
 #: fraction of the bayes bot's tilts: readers read, the odds bot does not.
 READING = 0.5
+#: The share of the heuristic's policy blended into a book's (heads-up): the book alone is hard
+#: to exploit and exploits little; this share of the heuristic punishes predictable play
+#: (docs/bots.md, "Heads-up: the solved book").
+EXPLOIT = 0.3
 
 
 Endgames = Literal["solve", "cached", "off"]
@@ -137,14 +143,19 @@ class MixedBot:
         return table, found
 
     def policy(self, view: PlayerView) -> Policy:
-        """A solved endgame's policy where there is one; else the book's where it has the
-        position; else every choice within :data:`MARGIN` of the best, weighted by value, an
-        opening disguised (see the module docstring)."""
+        """A solved endgame's policy where there is one; else the heuristic's (every choice
+        within :data:`MARGIN` of the best, weighted by value, an opening disguised), blended
+        into the book's where the book has the position (see the module docstring)."""
         solved = self.endgame_policy(view)
-        if solved is None:
-            solved = self.book_policy(view)
         if solved is not None:
             return solved
+        heuristic = self.heuristic_policy(view)
+        booked = self.book_policy(view)
+        return heuristic if booked is None else _blend(booked, heuristic, EXPLOIT)
+
+    def heuristic_policy(self, view: PlayerView) -> Policy:
+        """Every choice within :data:`MARGIN` of the best, weighted by value, an opening
+        disguised."""
         table, found = self.choices(view)
         if not found:
             return fallback(self.rules, table)
@@ -195,6 +206,14 @@ class MixedBot:
         """Out of turn: makes a call the rules allow there (calza's exact) when it is more
         likely right than wrong."""
         return call_out_of_turn(self.rules, view)
+
+
+def _blend(book: Policy, heuristic: Policy, share: float) -> dict[Action, float]:
+    """``share`` of ``heuristic`` and the rest of ``book``, action by action."""
+    blended = {action: (1.0 - share) * p for action, p in book.items()}
+    for action, p in heuristic.items():
+        blended[action] = blended.get(action, 0.0) + share * p
+    return blended
 
 
 def _softmax(found: Sequence[Choice]) -> dict[Action, float]:
