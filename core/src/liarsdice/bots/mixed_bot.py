@@ -38,7 +38,7 @@ for one die each, then from the store), ``"cached"`` (only what the store alread
 ruleset's book of heads-up positions where one has been built (``liarsdice endgames build``;
 :mod:`liarsdice.endgame.book`): CFR+ solutions of every position up to 5 dice each in an
 abstraction where a player remembers the last bid, not the bids before it
-(:mod:`liarsdice.endgame.lastbid`), blended with :data:`EXPLOIT` of the heuristic's policy: the
+(:mod:`liarsdice.endgame.lastbid`), blended with ``exploit`` (:data:`EXPLOIT`) of the heuristic's policy: the
 book makes it hard to exploit, the heuristic punishes predictable play, and a blend is at most as
 exploitable as the same blend of the two (a best response's gain is convex in the policy).
 ``book`` gives one, or ``"off"``; ``endgames="off"`` plays neither.
@@ -110,6 +110,7 @@ class MixedBot:
         on_miss: Callable[[PlayerView], object] | None = None,
         store: endgame.Store | None = None,
         book: endgame.Book | Literal["find", "off"] = "find",
+        exploit: float = EXPLOIT,
     ) -> None:
         self.rules = rules
         self.rng = rng
@@ -120,6 +121,8 @@ class MixedBot:
         #: The book of heads-up positions it plays: this one, ``"find"`` the one built for its
         #: rules if any (:func:`liarsdice.endgame.book.find`), or ``"off"``.
         self.book = book
+        #: The share of the heuristic blended into the book's policy (:data:`EXPLOIT`).
+        self.exploit = exploit
 
     def choices(self, view: PlayerView) -> tuple[Table, list[Choice]]:
         """The table and every choice considered on this turn, with its chances and value
@@ -151,7 +154,7 @@ class MixedBot:
             return solved
         heuristic = self.heuristic_policy(view)
         booked = self.book_policy(view)
-        return heuristic if booked is None else _blend(booked, heuristic, EXPLOIT)
+        return heuristic if booked is None else _blend(booked, heuristic, self.exploit)
 
     def heuristic_policy(self, view: PlayerView) -> Policy:
         """Every choice within :data:`MARGIN` of the best, weighted by value, an opening
