@@ -5,8 +5,10 @@ Usage: uv run python benchmarks/best_response.py [--tables 1v1 2v1 1v2 2x2]
 
 For each table (the first player's dice v the second's; the first opens) and each policy (a bot
 kind in both seats, ``mixed-heuristic`` for ``mixed`` without its endgames, ``uniform`` for every
-legal action alike, or ``cfr``: the CFR+ endgame of the whole game, every round solved by
-``liarsdice.endgame.solve`` with ``Limits(max_dice=...)`` to the default target), prints the
+legal action alike, ``cfr``: the CFR+ endgame of the whole game, every round solved by
+``liarsdice.endgame.solve`` with ``Limits(max_dice=...)`` to the default target, or ``book``: the
+book of heads-up positions solved on the last bid, ``liarsdice.endgame.book.build`` up to the
+table's dice, 200 iterations a position, as the hard bot plays it beyond its exact endgames), prints the
 exploitability (the mean over both seats of what a best response wins per game, NashConv / 2:
 ``liarsdice.endgame.response.measure``), each seat's best response and what each seat's policy
 wins against the other, and the time the measure took (a CFR+ solve is timed apart; it is kept
@@ -29,10 +31,11 @@ from random import Random
 from liarsdice import Ruleset, VariantInfo, hookimpl
 from liarsdice.bots import make_bot
 from liarsdice.bots.mixed_bot import MixedBot
-from liarsdice.endgame import Limits, Unsolvable, solve
+from liarsdice.endgame import Limits, Unsolvable, book, solve
 from liarsdice.endgame.response import Policy, measure, uniform
-from liarsdice.models import GameState, PlayerState
+from liarsdice.models import Action, GameState, PlayerState
 from liarsdice.testing.plugins import extra_variants
+from liarsdice.views import PlayerView
 
 TABLES = {"1v1": (1, 1), "2v1": (2, 1), "1v2": (1, 2), "2x2": (2, 2)}
 NAMES = ("P0", "P1")
@@ -55,6 +58,18 @@ def policies(kind: str, rules: Ruleset, at: GameState) -> Mapping[str, Policy]:
             flush=True,
         )
         return dict.fromkeys(NAMES, solved.policy)
+    if kind == "book":
+        started = time.perf_counter()
+        dice = (at.players[0].dice, at.players[1].dice)
+        solved = book.build(rules, max(dice), starts=[(*dice, 0)])
+        print(f"  book: built in {time.perf_counter() - started:.1f} s", flush=True)
+
+        def played(view: PlayerView) -> Mapping[Action, float]:
+            found = solved.policy(rules, view)
+            assert found is not None, "the book holds every position of the game"
+            return found
+
+        return dict.fromkeys(NAMES, played)
     if kind == "uniform":
         return dict.fromkeys(NAMES, uniform(rules))
     if kind == "mixed-heuristic":

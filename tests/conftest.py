@@ -7,6 +7,7 @@ rulesets from plugins written inline (missing requirements, conflicts, broken pl
 
 from __future__ import annotations
 
+import os
 import types
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
@@ -15,6 +16,10 @@ import pytest
 
 from liarsdice import Ruleset, VariantInfo, discovery, hookimpl
 from liarsdice.testing.plugins import extra_variants
+
+# Solved endgames and the hard bot's books from this run's memory (tox gives its own directory),
+# never the developer's cache: a book built there would change what the hard bot plays here.
+os.environ.setdefault("LIARSDICE_ENDGAME_CACHE", "")
 
 
 class FakeEntryPoint:

@@ -33,6 +33,10 @@ from liarsdice_demo.edge.protocol import encode
 from liarsdice_demo.storage import db
 from liarsdice_demo.storage.live_store import LiveStore
 
+# Solved endgames and the hard bot's books from this run's memory (tox gives its own directory),
+# never the developer's cache: a book built there would change what the hard bot plays here.
+os.environ.setdefault("LIARSDICE_ENDGAME_CACHE", "")
+
 SETTINGS = {
     "TESTING": True,
     "BOT_DELAY": 0.0,

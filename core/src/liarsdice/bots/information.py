@@ -12,15 +12,14 @@ never used in play.
 
 from __future__ import annotations
 
-import itertools
 import math
-from collections import Counter
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from random import Random
 from typing import TypeVar
 
 from liarsdice import engine
-from liarsdice.ruleset import FACES, Ruleset
+from liarsdice.endgame import rounds
+from liarsdice.ruleset import Ruleset
 from liarsdice.views import PlayerView, player_view
 
 K = TypeVar("K", bound=Hashable)
@@ -31,13 +30,8 @@ Row = tuple[float, Mapping[K, float]]
 
 def hands(dice: int) -> list[tuple[tuple[int, ...], float]]:
     """Every hand of ``dice`` fair dice as a sorted tuple, with its chance (they sum to 1)."""
-    found = []
-    for hand in itertools.combinations_with_replacement(FACES, dice):
-        ways = math.factorial(dice)
-        for repeats in Counter(hand).values():
-            ways //= math.factorial(repeats)
-        found.append((hand, ways / len(FACES) ** dice))
-    return found
+    found, chances = rounds.hands(dice)
+    return list(zip(found, chances, strict=True))
 
 
 def marginal(rows: Iterable[Row[K]]) -> dict[K, float]:

@@ -34,6 +34,15 @@ for one die each, then from the store), ``"cached"`` (only what the store alread
 ``"off"``; ``store`` where solutions are kept (the process's by default, on disk as
 :func:`liarsdice.endgame.default_store` says).
 
+**It plays a solved book heads-up.** With two players left beyond those endgames, it plays the
+ruleset's book of heads-up positions where one has been built (``liarsdice endgames build``;
+:mod:`liarsdice.endgame.book`): CFR+ solutions of every position up to 5 dice each in an
+abstraction where a player remembers the last bid, not the bids before it
+(:mod:`liarsdice.endgame.lastbid`), blended with ``exploit`` (:data:`EXPLOIT`) of the heuristic's policy: the
+book makes it hard to exploit, the heuristic punishes predictable play, and a blend is at most as
+exploitable as the same blend of the two (a best response's gain is convex in the policy).
+``book`` gives one, or ``"off"``; ``endgames="off"`` plays neither.
+
 When the rules let calls be made out of turn, it makes them there as the other bots do.
 """
 
@@ -87,6 +96,10 @@ READING = 0.5
 FULL_TABLE_MARGIN = 0.0
 FULL_TABLE_READING = 0.0
 FULL_TABLE_CHALLENGE_BELOW = 0.75
+#: The share of the heuristic's policy blended into a book's (heads-up): the book alone is hard
+#: to exploit and exploits little; this share of the heuristic punishes predictable play
+#: (docs/bots.md, "Heads-up: the solved book").
+EXPLOIT = 0.3
 
 
 Endgames = Literal["solve", "cached", "off"]
@@ -104,6 +117,8 @@ class MixedBot:
         endgames: Endgames = "solve",
         on_miss: Callable[[PlayerView], object] | None = None,
         store: endgame.Store | None = None,
+        book: endgame.Book | Literal["find", "off"] = "find",
+        exploit: float = EXPLOIT,
     ) -> None:
         self.rules = rules
         self.rng = rng
@@ -111,6 +126,11 @@ class MixedBot:
         self.on_miss = on_miss
         #: Where solved endgames are kept (``None``: the process's, :func:`endgame.default_store`).
         self.store = store
+        #: The book of heads-up positions it plays: this one, ``"find"`` the one built for its
+        #: rules if any (:func:`liarsdice.endgame.book.find`), or ``"off"``.
+        self.book = book
+        #: The share of the heuristic blended into the book's policy (:data:`EXPLOIT`).
+        self.exploit = exploit
 
     def choices(self, view: PlayerView) -> tuple[Table, list[Choice]]:
         """The table and every choice considered on this turn, with its chances and value
@@ -134,12 +154,19 @@ class MixedBot:
         return table, found
 
     def policy(self, view: PlayerView) -> Policy:
-        """A solved endgame's policy where there is one; else every choice within
-        :data:`MARGIN` of the best, weighted by value, an opening disguised (see the module
-        docstring)."""
+        """A solved endgame's policy where there is one; else the heuristic's (every choice
+        within :data:`MARGIN` of the best, weighted by value, an opening disguised), blended
+        into the book's where the book has the position (see the module docstring)."""
         solved = self.endgame_policy(view)
         if solved is not None:
             return solved
+        heuristic = self.heuristic_policy(view)
+        booked = self.book_policy(view)
+        return heuristic if booked is None else _blend(booked, heuristic, self.exploit)
+
+    def heuristic_policy(self, view: PlayerView) -> Policy:
+        """Every choice within :data:`MARGIN` of the best, weighted by value, an opening
+        disguised."""
         table, found = self.choices(view)
         if not found:
             return fallback(self.rules, table)
@@ -174,6 +201,15 @@ class MixedBot:
         total = sum(policy.values())  # the solver rounds to 1/10000
         return {action: p / total for action, p in policy.items() if p > 0.0}
 
+    def book_policy(self, view: PlayerView) -> Policy | None:
+        """The policy of the ruleset's book of heads-up positions at ``view``
+        (:mod:`liarsdice.endgame.book`), or ``None``: no book built, book or endgames ``"off"``,
+        not two players, or a position or move the book does not hold."""
+        if self.endgames == "off" or self.book == "off" or sum(s.alive for s in view.seats) != 2:
+            return None
+        found = endgame.book.find(self.rules) if self.book == "find" else self.book
+        return None if found is None else found.policy(self.rules, view)
+
     def decide(self, view: PlayerView) -> Action:
         return sample(self.policy(view), self.rng)
 
@@ -189,6 +225,14 @@ class _Found(list[Choice]):
     def __init__(self, players: int) -> None:
         super().__init__()
         self.players = players
+
+
+def _blend(book: Policy, heuristic: Policy, share: float) -> dict[Action, float]:
+    """``share`` of ``heuristic`` and the rest of ``book``, action by action."""
+    blended = {action: (1.0 - share) * p for action, p in book.items()}
+    for action, p in heuristic.items():
+        blended[action] = blended.get(action, 0.0) + share * p
+    return blended
 
 
 def _softmax(found: Sequence[Choice]) -> dict[Action, float]:

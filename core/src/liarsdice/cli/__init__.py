@@ -9,13 +9,14 @@ The group and its entry point are in :mod:`~liarsdice.cli.group`, what the comma
 package imports: :mod:`~liarsdice.cli.rules` (``variants``, ``presets``, ``rules``,
 ``adjudicate``), :mod:`~liarsdice.cli.play` (``simulate``, ``odds``, ``tournament``),
 :mod:`~liarsdice.cli.terminal` (``play``: a game in the terminal against bots) and
-:mod:`~liarsdice.cli.authoring` (``new-variant``, ``catalog update|check``). ``main`` is the
+:mod:`~liarsdice.cli.authoring` (``new-variant``, ``catalog update|check``) and
+:mod:`~liarsdice.cli.endgames` (``endgames build|show``: the hard bot's books). ``main`` is the
 console script ``liarsdice``.
 """
 
 from __future__ import annotations
 
-from liarsdice.cli import arena, authoring, evaluate, play, rules, terminal
+from liarsdice.cli import arena, authoring, endgames, evaluate, play, rules, terminal
 from liarsdice.cli.group import EXIT_BAD_INPUT, EXIT_STUCK, cli, main
 from liarsdice.cli.shared import heading
 
@@ -25,6 +26,7 @@ __all__ = [
     "arena",
     "authoring",
     "cli",
+    "endgames",
     "evaluate",
     "heading",
     "main",

@@ -33,6 +33,7 @@ best responses over whole two-player games.
 
 from __future__ import annotations
 
+from liarsdice.endgame.book import Book
 from liarsdice.endgame.graph import Limits
 from liarsdice.endgame.rounds import Unsolvable
 from liarsdice.endgame.solution import Endgame, SolvedRound
@@ -40,6 +41,7 @@ from liarsdice.endgame.solving import Verdict, cached, default_store, solvable, 
 from liarsdice.endgame.store import Store
 
 __all__ = [
+    "Book",
     "Endgame",
     "Limits",
     "SolvedRound",

@@ -53,13 +53,13 @@ def default_directory() -> Path | None:
 
 def solution_key(rules: Ruleset, start: NodeKey, limits: JSON) -> Key:
     """The key of the endgame of ``rules`` from the round at ``start`` under ``limits``."""
-    return json.dumps([_rules_key(rules), limits, list(start)], separators=(",", ":"))
+    return json.dumps([rules_key(rules), limits, list(start)], separators=(",", ":"))
 
 
 _RULES_KEYS: weakref.WeakKeyDictionary[Ruleset, str] = weakref.WeakKeyDictionary()
 
 
-def _rules_key(rules: Ruleset) -> str:
+def rules_key(rules: Ruleset) -> str:
     """``rules`` and the versions of the distributions that make them, as JSON (asked once per
     ruleset: reading versions is slow)."""
     found = _RULES_KEYS.get(rules)

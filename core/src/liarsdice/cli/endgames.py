@@ -1,0 +1,104 @@
+"""The ``endgames`` commands: build the book of heads-up positions the hard bot plays, and show it."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from liarsdice.cli.group import cli
+from liarsdice.cli.shared import build_ruleset, option_option, preset_option, variant_option
+from liarsdice.endgame import Unsolvable, book
+
+
+@cli.group()
+def endgames() -> None:
+    """Books of solved heads-up positions, which the hard bot plays."""
+
+
+def _where(directory: str | None) -> Path:
+    found = Path(directory) if directory else book.directory()
+    if found is None:
+        raise click.ClickException("no directory for books: LIARSDICE_ENDGAME_CACHE is set empty")
+    return found
+
+
+directory_option = click.option(
+    "--dir",
+    "directory",
+    metavar="DIR",
+    help="Where books are kept (default: the endgame cache's 'books' directory).",
+)
+
+
+@endgames.command("build")
+@preset_option
+@variant_option
+@option_option
+@click.option(
+    "--max-dice", default=5, show_default=True, type=click.IntRange(1, 5), help="Dice each."
+)
+@click.option(
+    "--iterations",
+    default=book.ITERATIONS,
+    show_default=True,
+    type=click.IntRange(1),
+    help="CFR+ iterations per position.",
+)
+@click.option(
+    "--depth",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Bids a player counts (1: the last bid alone; more: how many were made, up to this).",
+)
+@directory_option
+def build(
+    preset: str | None,
+    variants: tuple[str, ...],
+    options: tuple[str, ...],
+    max_dice: int,
+    iterations: int,
+    depth: int,
+    directory: str | None,
+) -> None:
+    """Solve every heads-up position of a ruleset up to MAX_DICE each and save the book."""
+    rules = build_ruleset(preset, variants, options)
+    where = _where(directory)
+    started = time.perf_counter()
+    try:
+        built = book.build(rules, max_dice, iterations, depth, progress=click.echo)
+    except Unsolvable as error:
+        raise click.ClickException(f"the book cannot be built: {error.reason}") from None
+    path = book.save(built, rules, where)
+    click.echo(
+        f"{len(built.positions)} positions in {time.perf_counter() - started:.0f} s; "
+        f"saved {path} ({path.stat().st_size / 1e6:.1f} MB, its SHA-256 in "
+        f"{path.with_suffix('.sha256').name})"
+    )
+
+
+@endgames.command("show")
+@preset_option
+@variant_option
+@option_option
+@directory_option
+def show(
+    preset: str | None, variants: tuple[str, ...], options: tuple[str, ...], directory: str | None
+) -> None:
+    """Say whether a ruleset's book is built, and what it holds."""
+    rules = build_ruleset(preset, variants, options)
+    where = _where(directory)
+    try:
+        found = book.load(rules, where)
+    except book.BookError as error:
+        raise click.ClickException(str(error)) from None
+    if found is None:
+        click.echo(f"no book for {rules!r} in {where}: `liarsdice endgames build` makes one")
+        return
+    path = where / book.file_name(rules)
+    click.echo(
+        f"{path}: {len(found.positions)} positions up to {found.max_dice} dice each, "
+        f"{found.iterations} CFR+ iterations each, checksum matches"
+    )

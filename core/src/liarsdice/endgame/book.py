@@ -1,0 +1,333 @@
+"""A book of heads-up positions solved on the last bid, for one ruleset: built once, kept on disk.
+
+A position is two living players holding ``d0`` and ``d1`` dice (in seat order) with one of them
+to open. :func:`build` solves every position a game reaches from ``max_dice`` each, either player
+opening (:mod:`~liarsdice.endgame.lastbid`), those with fewer dice in play first: a call's outcome
+is worth +1 or -1 to player 0 where it ends the game, the value of the position it leads to where
+that has fewer dice in play, and otherwise (a die regained, a shot survived) the dice share
+``(d0 - d1) / (d0 + d1)``.
+
+A book is found by the dice of the two living players and who opens, whatever the seats' names,
+the table's size or the public plugin state (a revolver's chambers, which the book takes as they
+were where it met the position first): :meth:`Book.policy` gives the solved policy at a player's
+view, or ``None`` where the book has no such position or its moves are not the legal ones.
+
+:func:`save` writes a book as a compressed numpy archive under a name made from the rules, with
+its SHA-256 beside it; :func:`load` refuses a book whose checksum does not match
+(:class:`BookError`) and reads nothing from the network. :func:`find` loads the book of a ruleset
+once per process from :func:`directory` (where ``liarsdice endgames build`` writes it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import time
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+
+import attrs
+import numpy as np
+
+from liarsdice.endgame import lastbid
+from liarsdice.endgame.rounds import Hand, dealt_root, hands, legal_moves
+from liarsdice.endgame.store import default_directory, rules_key
+from liarsdice.models import Action, Bid, BidAction, CallAction, GameState, PlayerState
+from liarsdice.ruleset import Ruleset
+from liarsdice.views import PlayerView, view_state
+
+PLAYERS = ("P0", "P1")
+"""The names a book's positions are solved under, by seat."""
+PositionKey = tuple[int, int, int]
+"""``(d0, d1, opener)``: the two living players' dice in seat order and which of them opens."""
+Move = tuple[str, int, int] | tuple[str, str]
+"""A move as stored: ``("bid", quantity, face)`` or ``("call", kind)``."""
+SMALLEST = 1e-3
+"""A chance below this is dropped from a stored policy (and the rest scaled up to 1)."""
+FORMAT = 1
+"""The version of the stored form."""
+ITERATIONS = 200
+"""CFR+ iterations per position by default."""
+
+
+class BookError(Exception):
+    """A book that cannot be read: damaged, or for other rules."""
+
+
+@attrs.frozen
+class Position:
+    """One solved position: each node's moves and its policy per hand of the player on turn
+    (``policy[node][hand, move]``), the players' hands, and its value to player 0."""
+
+    nodes: dict[lastbid.NodeId, int]
+    moves: tuple[tuple[Move, ...], ...]
+    policy: tuple[np.ndarray, ...]
+    hands: tuple[dict[Hand, int], dict[Hand, int]]
+    actor: tuple[int, ...]
+    value: float
+
+
+@attrs.frozen
+class Book:
+    """The solved positions of one ruleset (``rules``: its :func:`rules_key`), by
+    :data:`PositionKey`, and how they were solved: ``iterations`` of CFR+ each, up to
+    ``max_dice`` each, nodes that count the bids made up to ``depth`` (1: the last bid alone;
+    :func:`liarsdice.endgame.lastbid.node_id`)."""
+
+    rules: str
+    positions: dict[PositionKey, Position]
+    iterations: int
+    max_dice: int
+    depth: int = 1
+
+    def policy(self, rules: Ruleset, view: PlayerView) -> dict[Action, float] | None:
+        """The solved policy at ``view``, in the viewer's name; ``None`` if the book has no such
+        position, or its moves there are not the legal ones."""
+        state = view_state(view)
+        round_ = state.round
+        alive = state.alive
+        if round_ is None or len(alive) != 2 or view.own_dice is None or view.viewer is None:
+            return None
+        seat = {player.name: index for index, player in enumerate(alive)}
+        position = self.positions.get((alive[0].dice, alive[1].dice, seat[round_.opener]))
+        if position is None:
+            return None
+        last = round_.bids[-1] if round_.bids else None
+        node = position.nodes.get(
+            None
+            if last is None
+            else (
+                PLAYERS[seat[last.player]],
+                *_bid_key(last.bid),
+                min(len(round_.bids), self.depth),
+            )
+        )
+        me = seat[view.viewer]
+        row = position.hands[me].get(tuple(sorted(view.own_dice)))
+        if node is None or row is None or position.actor[node] != me:
+            return None
+        actions = [_action(view.viewer, move) for move in position.moves[node]]
+        if set(actions) != set(legal_moves(rules, state, view.viewer)):
+            return None
+        chances = position.policy[node][row]
+        return {action: float(p) for action, p in zip(actions, chances, strict=True) if p > 0.0}
+
+
+def _bid_key(bid: Bid) -> tuple[int, int]:
+    return bid.quantity, bid.face
+
+
+def _move(action: Action) -> Move:
+    if isinstance(action, BidAction):
+        return "bid", action.bid.quantity, action.bid.face
+    assert isinstance(action, CallAction)
+    return "call", action.kind
+
+
+def _action(player: str, move: Move) -> Action:
+    if move[0] == "bid":
+        assert len(move) == 3
+        return BidAction(player, Bid(int(move[1]), int(move[2])))
+    return CallAction(player, str(move[1]))
+
+
+def start(d0: int, d1: int, opener: int, dice_per_player: int) -> GameState:
+    """The position ``(d0, d1, opener)`` between rounds, under the book's names."""
+    players = (PlayerState(PLAYERS[0], d0), PlayerState(PLAYERS[1], d1))
+    return GameState(players, dice_per_player, next_opener=PLAYERS[opener])
+
+
+def build(
+    rules: Ruleset,
+    max_dice: int = 5,
+    iterations: int = ITERATIONS,
+    depth: int = 1,
+    progress: Callable[[str], None] | None = None,
+    starts: Iterable[PositionKey] = (),
+) -> Book:
+    """Every position reached from ``max_dice`` each (or from ``starts``, with at most
+    ``max_dice`` dice each), solved by ``iterations`` of CFR+ on nodes counting the bids up to
+    ``depth`` (see the module); ``progress`` is told a line per position solved.
+    :class:`Unsolvable` for rules the last-bid solver does not take."""
+    solved: dict[PositionKey, tuple[lastbid.Graph, lastbid.Strategy, float]] = {}
+
+    def key(state: GameState) -> PositionKey:
+        first, second = state.alive
+        assert state.next_opener is not None
+        return first.dice, second.dice, [first.name, second.name].index(state.next_opener)
+
+    def worth(limit: int) -> Callable[[GameState], float]:
+        def value(after: GameState) -> float:
+            if after.over:
+                return 1.0 if PLAYERS[0] in after.winners else -1.0
+            if after.dice_in_play < limit:
+                return solve(after)
+            first, second = (player.dice for player in after.alive)
+            return (first - second) / (first + second)
+
+        return value
+
+    def solve(state: GameState) -> float:
+        found = key(state)
+        if found not in solved:
+            graph = lastbid.build(rules, dealt_root(rules, state), worth(state.dice_in_play), depth)
+            started = time.perf_counter()
+            strategy, _ = lastbid.solve(graph, iterations)
+            value = lastbid.game_value(graph, strategy)
+            solved[found] = (graph, strategy, value)
+            if progress is not None:
+                progress(
+                    f"{found[0]} v {found[1]} dice, {PLAYERS[found[2]]} opens: value {value:+.4f}"
+                    f" ({len(graph.nodes)} nodes, solved in {time.perf_counter() - started:.1f} s)"
+                )
+        return solved[found][2]
+
+    for d0, d1, opener in starts or [(max_dice, max_dice, 0), (max_dice, max_dice, 1)]:
+        solve(start(d0, d1, opener, max_dice))
+    positions = {
+        found: _position(graph, strategy, value)
+        for found, (graph, strategy, value) in solved.items()
+    }
+    return Book(rules_key(rules), positions, iterations, max_dice, depth)
+
+
+def _position(graph: lastbid.Graph, strategy: lastbid.Strategy, value: float) -> Position:
+    return Position(
+        nodes={
+            None if node is None else (node[0], node[1], node[2], node[3]): n
+            for n, node in enumerate(graph.nodes)
+        },
+        moves=tuple(tuple(_move(action) for action in actions) for actions in graph.actions),
+        policy=tuple(_pruned(matrix) for matrix in strategy),
+        hands=(
+            {hand: row for row, hand in enumerate(graph.hands[0])},
+            {hand: row for row, hand in enumerate(graph.hands[1])},
+        ),
+        actor=graph.actor,
+        value=value,
+    )
+
+
+def _pruned(matrix: np.ndarray) -> np.ndarray:
+    """``matrix`` (a policy per row) without chances under :data:`SMALLEST`, rows scaled to 1,
+    stored as float32."""
+    kept = np.where(matrix < SMALLEST, 0.0, matrix)
+    scaled: np.ndarray = (kept / kept.sum(axis=1, keepdims=True)).astype(np.float32)
+    return scaled
+
+
+def file_name(rules: Ruleset) -> str:
+    """The file a book of ``rules`` is saved under (without the directory)."""
+    return hashlib.sha256(rules_key(rules).encode()).hexdigest()[:24] + ".npz"
+
+
+def directory() -> Path | None:
+    """Where books are kept: ``books`` in the endgame store's directory
+    (:func:`~liarsdice.endgame.store.default_directory`), or ``None`` where that is nowhere."""
+    found = default_directory()
+    return None if found is None else found / "books"
+
+
+def save(book: Book, rules: Ruleset, where: Path) -> Path:
+    """Write ``book`` (of ``rules``) into the directory ``where``, with its checksum beside it;
+    the path written."""
+    arrays: dict[str, np.ndarray] = {}
+    index = []
+    for number, (found, position) in enumerate(sorted(book.positions.items())):
+        index.append(
+            {
+                "position": list(found),
+                "value": position.value,
+                "nodes": [list(node) if node is not None else None for node in position.nodes],
+                "moves": [[list(move) for move in moves] for moves in position.moves],
+                "actor": list(position.actor),
+            }
+        )
+        for node, matrix in enumerate(position.policy):
+            arrays[f"p{number}n{node}"] = matrix
+    header = {
+        "format": FORMAT,
+        "rules": book.rules,
+        "iterations": book.iterations,
+        "max_dice": book.max_dice,
+        "depth": book.depth,
+        "positions": index,
+    }
+    arrays["header"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **arrays)  # type: ignore[arg-type]  # numpy's stub: allow_pickle
+    data = buffer.getvalue()
+    where.mkdir(parents=True, exist_ok=True)
+    path = where / file_name(rules)
+    path.write_bytes(data)
+    path.with_suffix(".sha256").write_text(hashlib.sha256(data).hexdigest() + "\n")
+    return path
+
+
+def load(rules: Ruleset, where: Path) -> Book | None:
+    """The book of ``rules`` in the directory ``where``, or ``None`` if there is none;
+    :class:`BookError` if its checksum does not match or it is for other rules."""
+    path = where / file_name(rules)
+    if not path.exists():
+        return None
+    data = path.read_bytes()
+    checksum = path.with_suffix(".sha256")
+    expected = checksum.read_text().strip() if checksum.exists() else ""
+    if hashlib.sha256(data).hexdigest() != expected:
+        raise BookError(f"{path} does not match its checksum: build it again")
+    try:
+        return _read(np.load(io.BytesIO(data)), rules, path)
+    except (KeyError, ValueError, TypeError) as error:
+        raise BookError(f"{path} cannot be read ({error!r}): build it again") from None
+
+
+def _read(arrays: Mapping[str, np.ndarray], rules: Ruleset, path: Path) -> Book:
+    """The book in ``arrays`` (a loaded archive) from ``path``, refused unless of ``rules``."""
+    header = json.loads(arrays["header"].tobytes())
+    if header.get("format") != FORMAT or header.get("rules") != rules_key(rules):
+        raise BookError(f"{path} is not a book of these rules: build it again")
+    positions = {}
+    for number, entry in enumerate(header["positions"]):
+        d0, d1, _ = entry["position"]
+        nodes = [tuple(node) if node is not None else None for node in entry["nodes"]]
+        positions[tuple(entry["position"])] = Position(
+            nodes={node: n for n, node in enumerate(nodes)},
+            moves=tuple(tuple(tuple(move) for move in moves) for moves in entry["moves"]),
+            policy=tuple(arrays[f"p{number}n{node}"] for node in range(len(nodes))),
+            hands=(_rows(d0), _rows(d1)),
+            actor=tuple(entry["actor"]),
+            value=entry["value"],
+        )
+    return Book(
+        header["rules"], positions, header["iterations"], header["max_dice"], header["depth"]
+    )
+
+
+def _rows(dice: int) -> dict[Hand, int]:
+    return {hand: row for row, hand in enumerate(hands(dice)[0])}
+
+
+_FOUND: dict[tuple[str, Path], Book | None] = {}
+"""The books read in this process by rules key and directory (``None``: one refused)."""
+
+
+def find(rules: Ruleset) -> Book | None:
+    """The book of ``rules`` in :func:`directory`, read once per process when it is first there
+    (until then each call only looks for the file); ``None`` if it is not built, or damaged (a
+    bot plays on without it)."""
+    where = directory()
+    if where is None:
+        return None
+    key = (rules_key(rules), where)
+    if key in _FOUND:
+        return _FOUND[key]
+    try:
+        found = load(rules, where)
+    except BookError:
+        found = None
+    else:
+        if found is None:
+            return None
+    _FOUND[key] = found
+    return found
