@@ -88,6 +88,14 @@ ENDGAME_LIMITS = endgame.Limits(beyond="dice-share")
 #: How much the next player is taken to read into the bot's own bid (log-odds per die), as a
 #: fraction of the bayes bot's tilts: readers read, the odds bot does not.
 READING = 0.5
+#: With three or more players alive (a full table), where a won challenge is worth one
+#: opponent's share of a lost round and the next player's challenge decides a raise, the bot plays
+#: its best choice (no margin: mixing there gives value away to the seats around it), takes the next
+#: player to read nothing into its bid, and to challenge a bid that looks less likely than this to
+#: be true. Measured on the tables of ``benchmarks/full_tables.py`` (docs/bots.md).
+FULL_TABLE_MARGIN = 0.0
+FULL_TABLE_READING = 0.0
+FULL_TABLE_CHALLENGE_BELOW = 0.75
 #: The share of the heuristic's policy blended into a book's (heads-up): the book alone is hard
 #: to exploit and exploits little; this share of the heuristic punishes predictable play
 #: (docs/bots.md, "Heads-up: the solved book").
@@ -132,7 +140,7 @@ class MixedBot:
             return table, chance_choices(table, RAISES_PER_FACE)
         beliefs = Beliefs(table, (TILT_OPEN, TILT_SWITCH, TILT_FOLLOW))
         counts = _Counts(table, beliefs)
-        found: list[Choice] = []
+        found = _Found(players=len(table.alive))
         for face, bids in raises_by_face(
             self.rules, table.state, table.me, RAISES_PER_FACE
         ).items():
@@ -211,6 +219,14 @@ class MixedBot:
         return call_out_of_turn(self.rules, view)
 
 
+class _Found(list[Choice]):
+    """The choices of one turn, and how many players are alive at the table."""
+
+    def __init__(self, players: int) -> None:
+        super().__init__()
+        self.players = players
+
+
 def _blend(book: Policy, heuristic: Policy, share: float) -> dict[Action, float]:
     """``share`` of ``heuristic`` and the rest of ``book``, action by action."""
     blended = {action: (1.0 - share) * p for action, p in book.items()}
@@ -220,11 +236,15 @@ def _blend(book: Policy, heuristic: Policy, share: float) -> dict[Action, float]
 
 
 def _softmax(found: Sequence[Choice]) -> dict[Action, float]:
+    """Weight ``exp((value - best) / TEMPERATURE)`` on each choice within :data:`MARGIN` of the
+    best (:data:`FULL_TABLE_MARGIN` with three or more players alive), normalised."""
+    full = getattr(found, "players", 2) > 2
+    margin = FULL_TABLE_MARGIN if full else MARGIN
     top = max(choice.value for choice in found)
     weights = {
         choice.action: math.exp((choice.value - top) / TEMPERATURE)
         for choice in found
-        if choice.value >= top - MARGIN
+        if choice.value >= top - margin
     }
     total = sum(weights.values())
     return {action: weight / total for action, weight in weights.items()}
@@ -260,6 +280,9 @@ class _Counts:
         self.next_is_partner = self.next in table.partners
         mine = table.seats[table.me]
         self.my_hidden = mine.dice - len(mine.shown)
+        full = len(table.alive) > 2
+        self.reading = FULL_TABLE_READING if full else READING
+        self.challenge_below = FULL_TABLE_CHALLENGE_BELOW if full else CHALLENGE_BELOW
         self._rest: dict[int, tuple[float, ...]] = {}
         self._next: dict[int, tuple[float, ...]] = {}
 
@@ -343,7 +366,7 @@ class _Counts:
         need = bid.quantity - k - shown
         if need <= 0:
             return 1.0
-        weight = math.exp(READING * _tilt(table, bid))
+        weight = math.exp(self.reading * _tilt(table, bid))
         tilted = p * weight / (p * weight + 1.0 - p) if p < 1.0 else 1.0
         unseen = table.dice_in_play - len(table.public) - self.next_hidden - self.my_hidden
         mine = odds.binomial_pmf(self.my_hidden, tilted)
@@ -364,7 +387,7 @@ class _Counts:
             for k, chance in enumerate(self.next_pmf(face)):
                 true = self._tail_at(face, bid.quantity - k)
                 total_true += chance * true
-                challenged = _challenge_chance(self.looks_true(bid, k))
+                challenged = _challenge_chance(self.looks_true(bid, k), self.challenge_below)
                 lose += chance * challenged * (1.0 - true)
                 gain += chance * challenged * true * worth
         else:
@@ -373,8 +396,8 @@ class _Counts:
         return Choice(action, "raise", bid, total_true, lose, gain, gain - table.cost * lose)
 
 
-def _challenge_chance(looks: float) -> float:
-    return 1.0 / (1.0 + math.exp((looks - CHALLENGE_BELOW) / CHALLENGE_SOFTNESS))
+def _challenge_chance(looks: float, below: float) -> float:
+    return 1.0 / (1.0 + math.exp((looks - below) / CHALLENGE_SOFTNESS))
 
 
 def _tilt(table: Table, bid: Bid) -> float:
