@@ -21,7 +21,9 @@ the spot.
 best, in proportion to ``exp(value / TEMPERATURE)``: close calls are randomised, and a raise it
 barely prefers does not always win. An opening bid says the most about a hand, so at the opening
 :data:`DISGUISE` of the weight goes alike to the lowest opening bid on every face: the opening bid
-does not give its dice away. (The values above look one answer ahead, so they see what a bluff
+does not give its dice away. With three or more players alive it plays its best choice (no
+margin), and takes the next player to read nothing into its bid and to challenge a raise that looks
+less likely than :data:`FULL_TABLE_CHALLENGE_BELOW` to be true (measured at 4 x 5 and 6 x 5). (The values above look one answer ahead, so they see what a bluff
 costs and not what an honest opening tells the table; the disguise is the price of that, paid
 knowingly.)
 
@@ -140,7 +142,7 @@ class MixedBot:
             return table, chance_choices(table, RAISES_PER_FACE)
         beliefs = Beliefs(table, (TILT_OPEN, TILT_SWITCH, TILT_FOLLOW))
         counts = _Counts(table, beliefs)
-        found = _Found(players=len(table.alive))
+        found: list[Choice] = []
         for face, bids in raises_by_face(
             self.rules, table.state, table.me, RAISES_PER_FACE
         ).items():
@@ -170,7 +172,8 @@ class MixedBot:
         table, found = self.choices(view)
         if not found:
             return fallback(self.rules, table)
-        policy = _softmax(found)
+        margin = FULL_TABLE_MARGIN if len(table.alive) > 2 else MARGIN
+        policy = _softmax(found, margin)
         if table.current is None:
             policy = _disguised(policy, found)
         return policy
@@ -219,14 +222,6 @@ class MixedBot:
         return call_out_of_turn(self.rules, view)
 
 
-class _Found(list[Choice]):
-    """The choices of one turn, and how many players are alive at the table."""
-
-    def __init__(self, players: int) -> None:
-        super().__init__()
-        self.players = players
-
-
 def _blend(book: Policy, heuristic: Policy, share: float) -> dict[Action, float]:
     """``share`` of ``heuristic`` and the rest of ``book``, action by action."""
     blended = {action: (1.0 - share) * p for action, p in book.items()}
@@ -235,11 +230,9 @@ def _blend(book: Policy, heuristic: Policy, share: float) -> dict[Action, float]
     return blended
 
 
-def _softmax(found: Sequence[Choice]) -> dict[Action, float]:
-    """Weight ``exp((value - best) / TEMPERATURE)`` on each choice within :data:`MARGIN` of the
-    best (:data:`FULL_TABLE_MARGIN` with three or more players alive), normalised."""
-    full = getattr(found, "players", 2) > 2
-    margin = FULL_TABLE_MARGIN if full else MARGIN
+def _softmax(found: Sequence[Choice], margin: float) -> dict[Action, float]:
+    """Weight ``exp((value - best) / TEMPERATURE)`` on each choice within ``margin`` of the
+    best, normalised."""
     top = max(choice.value for choice in found)
     weights = {
         choice.action: math.exp((choice.value - top) / TEMPERATURE)
