@@ -23,9 +23,9 @@ barely prefers does not always win. An opening bid says the most about a hand, s
 :data:`DISGUISE` of the weight goes alike to the lowest opening bid on every face: the opening bid
 does not give its dice away. With three or more players alive it plays its best choice (no
 margin), and takes the next player to read nothing into its bid and to challenge a raise that looks
-less likely than :data:`FULL_TABLE_CHALLENGE_BELOW` to be true (measured at 4 x 5 and 6 x 5). (The values above look one answer ahead, so they see what a bluff
-costs and not what an honest opening tells the table; the disguise is the price of that, paid
-knowingly.)
+less likely than :data:`FULL_TABLE_CHALLENGE_BELOW` to be true (measured at 4 x 5 and 6 x 5).
+(The values above look one answer ahead, so they see what a bluff costs and not what an honest
+opening tells the table; the disguise is the price of that, paid knowingly.)
 
 **It plays solved endgames.** With two players left and few dice in play, where the solver takes
 the rules (:func:`liarsdice.endgame.solvable`), it plays the solved policy of the rules in force
