@@ -144,3 +144,28 @@ def test_the_levels_keep_their_order(preset: str) -> None:
         report = tournament.run(rules, [strong, weak, weak], 150, 5)
         rate = {r.kind: r.win_rate for r in report.results}
         assert rate[strong] > rate[weak], (strong, weak, rate)
+
+
+def test_at_a_full_table_it_plays_its_best_choice(
+    rules_of_preset: Callable[[str], Ruleset],
+) -> None:
+    """Three or more players alive and a bid on the table: only the choices of the best value, in
+    equal shares (no margin), where at two players the same bot mixes choices of different values
+    (FULL_TABLE_MARGIN against MARGIN)."""
+    rules = rules_of_preset("dudo")
+    single = full = mixed_heads_up = heads_up = 0
+    for state in _situations(rules, 5, 400, players=4):
+        assert state.round is not None
+        if not state.round.bids:
+            continue
+        player = state.round.turn
+        view = player_view(rules, state, player)
+        policy = MixedBot(rules, Random(0), endgames="off").policy(view)
+        if len(state.alive) > 2:
+            full += 1
+            single += max(policy.values()) - min(policy.values()) < 1e-12
+        else:
+            heads_up += 1
+            mixed_heads_up += max(policy.values()) - min(policy.values()) > 1e-6
+    assert full > 100 and single == full, (single, full)
+    assert heads_up > 20 and mixed_heads_up > 0, (mixed_heads_up, heads_up)
