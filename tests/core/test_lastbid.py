@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from liarsdice import Ruleset, engine, tournament
 from liarsdice.bots.mixed_bot import EXPLOIT, MixedBot
-from liarsdice.cli import cli
+from liarsdice.cli import cli, main
 from liarsdice.endgame import Store, Unsolvable, book, lastbid
 from liarsdice.endgame.response import Policy, measure, policy_value
 from liarsdice.endgame.rounds import dealt_root
@@ -225,3 +225,11 @@ def test_a_book_built_beside_a_running_process_is_found(
     found = book.find(rules)
     assert found is not None and set(found.positions) == set(small_book.positions)
     assert book.find(rules) is found
+
+
+def test_the_command_refuses_rules_the_solver_does_not_take(tmp_path: Path) -> None:
+    args = ["-v", "pip-sum", "-v", "dice-loss", "-o", "standard.wild_ones=false"]
+    with pytest.raises(SystemExit) as stopped:
+        main(["endgames", "build", *args, "--max-dice", "1", "--dir", str(tmp_path)])
+    assert stopped.value.code == 2
+    assert not list(tmp_path.iterdir())
