@@ -9,7 +9,8 @@ raise is more likely false. So the bot models the next player: for each number `
 under the cup that count toward the face (at the bot's belief about them), the chance the raise
 looks true *to them* — their ``k``, every die face up, and the rest unseen, the bot's own dice
 tilted toward the face it bids, as a reader of bids would see them — and from it the chance they
-challenge (:data:`CHALLENGE_BELOW`, softened by :data:`CHALLENGE_SOFTNESS`). The raise loses when
+challenge (:data:`~liarsdice.bots.answers.CHALLENGE_BELOW`, softened by
+:data:`~liarsdice.bots.answers.CHALLENGE_SOFTNESS`). The raise loses when
 they challenge and it is false, and wins when they challenge and it is true, summed over ``k``. A
 partner next (``liarsdice_partners``) never challenges it.
 
@@ -22,8 +23,9 @@ best, in proportion to ``exp(value / TEMPERATURE)``: close calls are randomised,
 barely prefers does not always win. An opening bid says the most about a hand, so at the opening
 :data:`DISGUISE` of the weight goes alike to the lowest opening bid on every face: the opening bid
 does not give its dice away. With three or more players alive it plays its best choice (no
-margin), and takes the next player to read nothing into its bid and to challenge a raise that looks
-less likely than :data:`FULL_TABLE_CHALLENGE_BELOW` to be true (measured at 4 x 5 and 6 x 5).
+margin), and takes the next player to read nothing into its bid and to challenge a raise that
+looks less likely than :data:`~liarsdice.bots.answers.FULL_TABLE_CHALLENGE_BELOW` to be true
+(measured at 4 x 5 and 6 x 5).
 (The values above look one answer ahead, so they see what a bluff costs and not what an honest
 opening tells the table; the disguise is the price of that, paid knowingly.)
 
@@ -55,7 +57,7 @@ from collections.abc import Callable, Sequence
 from random import Random
 from typing import Literal
 
-from liarsdice import endgame, odds
+from liarsdice import endgame
 from liarsdice.bidkinds import COUNT_OF_FACE
 from liarsdice.bots import Policy, sample
 from liarsdice.bots._play import (
@@ -66,10 +68,11 @@ from liarsdice.bots._play import (
     chance_choices,
     fallback,
 )
+from liarsdice.bots.answers import Counts
 from liarsdice.bots.bayes_bot import TILT_FOLLOW, TILT_OPEN, TILT_SWITCH, Beliefs
 from liarsdice.legality import raises_by_face
-from liarsdice.models import Action, Bid, BidAction
-from liarsdice.ruleset import FACES, Ruleset
+from liarsdice.models import Action
+from liarsdice.ruleset import Ruleset
 from liarsdice.views import PlayerView
 
 #: How many of each face's lowest legal raises are valued (the lowest and two jumps).
@@ -80,24 +83,13 @@ MARGIN = 0.05
 TEMPERATURE = 0.015
 #: The share of an opening's weight spread alike over the lowest opening bid on every face.
 DISGUISE = 0.25
-#: The next player challenges a bid that looks less likely than this to be true...
-CHALLENGE_BELOW = 0.42
-#: ...with a chance that falls off smoothly around it (a logistic of this width).
-CHALLENGE_SOFTNESS = 0.06
 #: How far the endgames it plays go: two dice in play, and a position beyond (calza's "regain a
 #: die" can lead from one die each to two against one) valued by the dice share.
 ENDGAME_LIMITS = endgame.Limits(beyond="dice-share")
-#: How much the next player is taken to read into the bot's own bid (log-odds per die), as a
-#: fraction of the bayes bot's tilts: readers read, the odds bot does not.
-READING = 0.5
 #: With three or more players alive (a full table), where a won challenge is worth one
-#: opponent's share of a lost round and the next player's challenge decides a raise, the bot plays
-#: its best choice (no margin: mixing there gives value away to the seats around it), takes the next
-#: player to read nothing into its bid, and to challenge a bid that looks less likely than this to
-#: be true. Measured on the tables of ``benchmarks/full_tables.py`` (docs/bots.md).
+#: opponent's share of a lost round, the bot plays its best choice: mixing there gives value away
+#: to the seats around it (the next player's answer there: :mod:`liarsdice.bots.answers`).
 FULL_TABLE_MARGIN = 0.0
-FULL_TABLE_READING = 0.0
-FULL_TABLE_CHALLENGE_BELOW = 0.75
 #: The share of the heuristic's policy blended into a book's (heads-up): the book alone is hard
 #: to exploit and exploits little; this share of the heuristic punishes predictable play
 #: (docs/bots.md, "Heads-up: the solved book").
@@ -141,7 +133,7 @@ class MixedBot:
         if self.rules.bid_kind is not COUNT_OF_FACE:
             return table, chance_choices(table, RAISES_PER_FACE)
         beliefs = Beliefs(table, (TILT_OPEN, TILT_SWITCH, TILT_FOLLOW))
-        counts = _Counts(table, beliefs)
+        counts = Counts(table, beliefs)
         found: list[Choice] = []
         for face, bids in raises_by_face(
             self.rules, table.state, table.me, RAISES_PER_FACE
@@ -257,155 +249,3 @@ def _disguised(policy: dict[Action, float], found: Sequence[Choice]) -> dict[Act
     for choice in cover:
         mixed[choice.action] = mixed.get(choice.action, 0.0) + DISGUISE / len(cover)
     return mixed
-
-
-class _Counts:
-    """The count toward each face, split into the next player's dice under the cup and the rest,
-    by the bot's beliefs; and how the next player sees a bid."""
-
-    def __init__(self, table: Table, beliefs: Beliefs) -> None:
-        self.table = table
-        self.beliefs = beliefs
-        nxt = table.next_player
-        self.next = nxt if nxt is not None and nxt != table.me else None
-        seat = table.seats.get(self.next) if self.next is not None else None
-        self.next_hidden = 0 if seat is None else seat.dice - len(seat.shown)
-        self.next_is_partner = self.next in table.partners
-        mine = table.seats[table.me]
-        self.my_hidden = mine.dice - len(mine.shown)
-        full = len(table.alive) > 2
-        self.reading = FULL_TABLE_READING if full else READING
-        self.challenge_below = FULL_TABLE_CHALLENGE_BELOW if full else CHALLENGE_BELOW
-        self._rest: dict[int, tuple[float, ...]] = {}
-        self._next: dict[int, tuple[float, ...]] = {}
-
-    def _chance(self, face: int) -> float:
-        return len(self.table.faces(face).intersection(FACES)) / 6
-
-    def next_pmf(self, face: int) -> tuple[float, ...]:
-        """P(k of the next player's dice under the cup count toward ``face``), by belief."""
-        found = self._next.get(face)
-        if found is None:
-            chances = self.beliefs.chances.get(self.next) if self.next is not None else None
-            counted = self.table.faces(face)
-            q = (
-                sum(chances[x - 1] for x in counted if 1 <= x <= 6)
-                if chances is not None
-                else self._chance(face)
-            )
-            found = self._next[face] = odds.binomial_pmf(self.next_hidden, q)
-        return found
-
-    def rest_tail(self, face: int) -> tuple[float, ...]:
-        """P(everything but the next player's hidden dice counts at least m toward ``face``), for
-        m = 0, 1, ...: the dice the bot sees, then every other opponent by belief."""
-        found = self._rest.get(face)
-        if found is not None:
-            return found
-        table, beliefs = self.table, self.beliefs
-        counted = table.faces(face)
-        p = self._chance(face)
-        pmf: list[float] = [1.0]
-        plain = 0
-        for seat in beliefs.others:
-            if seat.name == self.next:
-                continue
-            hidden = beliefs.hidden[seat.name]
-            chances = beliefs.chances.get(seat.name)
-            if chances is None:
-                plain += hidden
-                continue
-            q = sum(chances[x - 1] for x in counted if 1 <= x <= 6)
-            pmf = _convolve(pmf, odds.binomial_pmf(hidden, q))
-        pmf = _convolve(pmf, odds.binomial_pmf(plain, p))
-        known = sum(die in counted for die in table.known)
-        tail = [0.0] * (known + len(pmf) + 1)
-        running = 0.0
-        for m in range(len(pmf) - 1, -1, -1):
-            running += pmf[m]
-            tail[known + m] = running
-        for m in range(known):
-            tail[m] = 1.0
-        found = self._rest[face] = tuple(tail)
-        return found
-
-    def _tail_at(self, face: int, m: int) -> float:
-        tail = self.rest_tail(face)
-        return 1.0 if m <= 0 else tail[m] if m < len(tail) else 0.0
-
-    def true(self, face: int, quantity: int) -> float:
-        """P(at least ``quantity`` dice count toward ``face``), by belief."""
-        return sum(
-            chance * self._tail_at(face, quantity - k)
-            for k, chance in enumerate(self.next_pmf(face))
-        )
-
-    def exactly(self, face: int, quantity: int) -> float:
-        """P(exactly ``quantity`` dice count toward ``face``), by belief."""
-        total = 0.0
-        for k, chance in enumerate(self.next_pmf(face)):
-            m = quantity - k
-            total += chance * (self._tail_at(face, m) - self._tail_at(face, m + 1))
-        return total
-
-    def looks_true(self, bid: Bid, k: int) -> float:
-        """How likely ``bid`` looks to the next player holding ``k`` of its face under the cup:
-        their ``k``, the dice face up, the bot's hidden dice read as tilted toward the face, and
-        every other unseen die at the hook's chance."""
-        table = self.table
-        counted = table.faces(bid.face)
-        p = self._chance(bid.face)
-        shown = sum(die in counted for die in table.public)
-        need = bid.quantity - k - shown
-        if need <= 0:
-            return 1.0
-        weight = math.exp(self.reading * _tilt(table, bid))
-        tilted = p * weight / (p * weight + 1.0 - p) if p < 1.0 else 1.0
-        unseen = table.dice_in_play - len(table.public) - self.next_hidden - self.my_hidden
-        mine = odds.binomial_pmf(self.my_hidden, tilted)
-        others = odds.binomial_tail(max(0, unseen), p)
-        total = 0.0
-        for j, chance in enumerate(mine):
-            rest = need - j
-            total += chance * (1.0 if rest <= 0 else others[rest] if rest < len(others) else 0.0)
-        return min(1.0, total)
-
-    def raise_choice(self, bid: Bid, face: int) -> Choice:
-        """The value of raising to ``bid``, given how the next player will answer it."""
-        table = self.table
-        lose = gain = 0.0
-        worth = table.worth(self.next)
-        total_true = 0.0
-        if not self.next_is_partner and self.next is not None:
-            for k, chance in enumerate(self.next_pmf(face)):
-                true = self._tail_at(face, bid.quantity - k)
-                total_true += chance * true
-                challenged = _challenge_chance(self.looks_true(bid, k), self.challenge_below)
-                lose += chance * challenged * (1.0 - true)
-                gain += chance * challenged * true * worth
-        else:
-            total_true = self.true(face, bid.quantity)
-        action = BidAction(table.me, bid)
-        return Choice(action, "raise", bid, total_true, lose, gain, gain - table.cost * lose)
-
-
-def _challenge_chance(looks: float, below: float) -> float:
-    return 1.0 / (1.0 + math.exp((looks - below) / CHALLENGE_SOFTNESS))
-
-
-def _tilt(table: Table, bid: Bid) -> float:
-    """The bayes bot's tilt for ``bid`` made now: an opening, a kept face or a switched one."""
-    if table.current is None:
-        return TILT_OPEN
-    return TILT_FOLLOW if table.current.face == bid.face else TILT_SWITCH
-
-
-def _convolve(a: Sequence[float], b: Sequence[float]) -> list[float]:
-    if len(b) == 1:
-        return [x * b[0] for x in a]
-    out = [0.0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                out[i + j] += x * y
-    return out
