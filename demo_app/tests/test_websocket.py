@@ -267,7 +267,9 @@ def test_a_flood_is_throttled_then_closed_and_other_tables_keep_moving(
     )
     wait_until(lambda: any(m["type"] == "error" for m in flooder.messages), timeout=10)
     errors = [m for m in flooder.messages if m["type"] == "error"]
-    assert [e["error"] for e in errors] == ["too many messages: slow down"]
+    # Warned at the first message dropped after one let through; a loaded machine sends slowly
+    # enough for the bucket to let one through mid-flood, and warns again.
+    assert errors and {e["error"] for e in errors} == {"too many messages: slow down"}
     pongs = [m for m in flooder.messages if m["type"] == "pong"]
     assert len(pongs) <= 30  # the burst, then nothing
 
