@@ -29,7 +29,9 @@ from __future__ import annotations
 import argparse
 import functools
 import statistics
+import sys
 from collections import Counter, defaultdict
+from pathlib import Path
 from random import Random
 
 from liarsdice import engine
@@ -38,10 +40,11 @@ from liarsdice.bots.bayes_bot import TILT_FOLLOW, TILT_OPEN, TILT_SWITCH, BayesB
 from liarsdice.events import RoundResolved
 from liarsdice.game import Game
 from liarsdice.parallel import game_seed
-from liarsdice.ruleset import Ruleset
 from liarsdice.tournament import run, wilson
 
-RULESETS = ["dudo", "perudo", "casino", "dice-loss"]
+sys.path.insert(0, str(Path(__file__).parent))
+from bot_rulesets import NAMES, ruleset
+
 #: The tables of the gate, each played in one or more seatings whose games are pooled. Seats rotate
 #: in a tournament but keep their order, and at these tables who bids just before whom decides the
 #: shares (docs/bots.md), so a fair table gives each kind each neighbour alike. At 4 seats one kind
@@ -69,14 +72,6 @@ DUELS = {
     "6x5 vs bayes": [["mixed", "bayes"] * 3],
     "6x5 vs odds": [["mixed", "odds"] * 3],
 }
-
-
-def ruleset(name: str, players: int) -> Ruleset:
-    """The preset ``name`` at ``players`` x 5, or for ``dice-loss`` the baseline with dice loss
-    alone."""
-    if name == "dice-loss":
-        return Ruleset.build(["dice-loss"])
-    return Ruleset.build(preset=name, players=players, dice_per_player=5)
 
 
 def verdict(low: float, high: float, chance: float) -> str:
@@ -239,7 +234,7 @@ def main() -> None:
     parser.add_argument("--duel-games", type=int, default=0)
     parser.add_argument("--seed", type=int, default=47)
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--rulesets", default=",".join(RULESETS))
+    parser.add_argument("--rulesets", default=",".join(NAMES))
     parser.add_argument("--tables", default=",".join(GATE_TABLES))
     parser.add_argument("--calls", type=int, default=0)
     parser.add_argument(
