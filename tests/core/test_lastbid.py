@@ -4,21 +4,23 @@ book saved, checked, found and played."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from random import Random
 
+import attrs
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from liarsdice import Ruleset, engine, tournament
+from liarsdice.bots import information
 from liarsdice.bots.mixed_bot import EXPLOIT, MixedBot
 from liarsdice.cli import cli, main
-from liarsdice.endgame import Store, Unsolvable, book, lastbid
+from liarsdice.endgame import Store, Unsolvable, book, lastbid, rounds
 from liarsdice.endgame.response import Policy, measure, policy_value
 from liarsdice.endgame.rounds import dealt_root
-from liarsdice.models import Action, GameState
+from liarsdice.models import Action, Bid, BidAction, GameState
 from liarsdice.testing.bots import check_bot
 from liarsdice.views import PlayerView, player_view, view_state
 
@@ -132,9 +134,15 @@ def test_a_saved_book_reads_back_and_a_damaged_one_is_refused(
 
 
 def _view(
-    rules: Ruleset, seats: int, dice: tuple[int, ...], opener: int, viewer: int
+    rules: Ruleset,
+    seats: int,
+    dice: tuple[int, ...],
+    opener: int,
+    viewer: int,
+    bids: Sequence[Bid] = (),
 ) -> PlayerView:
-    """A round of ``seats`` players with ``dice`` each (0 for out), opened by seat ``opener``."""
+    """A round of ``seats`` players with ``dice`` each (0 for out), opened by seat ``opener``,
+    after ``bids`` (each made by the player on turn)."""
     names = [f"S{seat}" for seat in range(seats)]
     state, _ = engine.new_game(rules, names, Random(1), dice_per_player=2)
     players = tuple(
@@ -143,6 +151,9 @@ def _view(
     )
     between = GameState(players, 2, next_opener=names[opener])
     started, _ = engine.start_round(rules, between, Random(2))
+    for bid in bids:
+        assert started.round is not None and started.round.turn is not None
+        started, _ = engine.step(rules, started, BidAction(started.round.turn, bid), Random(3))
     return player_view(rules, started, names[viewer])
 
 
@@ -168,9 +179,10 @@ def test_the_book_plays_heads_up_at_any_table_and_nothing_else(
 def test_hard_blends_the_book_with_its_heuristic_heads_up(
     rules: Ruleset, small_book: book.Book
 ) -> None:
-    """Beyond its exact endgames (two dice in play), with a book: EXPLOIT of the heuristic, the
-    rest of the book, action by action; with the book off, the heuristic alone."""
-    view = _view(rules, 2, (2, 1), opener=1, viewer=1)
+    """Beyond its exact endgames (two dice in play), with a book, once a bid is on the table:
+    EXPLOIT of the heuristic, the rest of the book, action by action; with the book off, the
+    heuristic alone."""
+    view = _view(rules, 2, (2, 1), opener=1, viewer=0, bids=[Bid(1, 2)])
     played = MixedBot(rules, Random(0), book=small_book).policy(view)
     booked = small_book.policy(rules, view)
     heuristic = MixedBot(rules, Random(0), book="off").policy(view)
@@ -179,6 +191,52 @@ def test_hard_blends_the_book_with_its_heuristic_heads_up(
         expected = (1 - EXPLOIT) * booked.get(action, 0.0) + EXPLOIT * heuristic.get(action, 0.0)
         assert played.get(action, 0.0) == pytest.approx(expected, abs=1e-12)
     assert sum(played.values()) == pytest.approx(1.0, abs=1e-6)
+
+
+def test_a_book_opens_blind_and_plays_the_hand_after(rules: Ruleset, small_book: book.Book) -> None:
+    """The book's opening is one policy whatever the hand (and not the same move every time);
+    solved with the opening by the hand, it differs by hand; once a bid is on the table the
+    blind book's policy depends on the hand again."""
+    rolls, _ = rounds.hands(2)
+    blind = {frozenset(_policy_at(rules, small_book, roll).items()) for roll in rolls}
+    assert len(blind) == 1 and len(next(iter(blind))) > 1
+    by_hand = book.build(rules, 2, iterations=60, starts=[(2, 2, 0)], blind_opening=False)
+    assert not by_hand.blind_opening
+    assert len({frozenset(_policy_at(rules, by_hand, roll).items()) for roll in rolls}) > 1
+    answered = {
+        frozenset(_policy_at(rules, small_book, roll, [Bid(1, 3)]).items()) for roll in rolls
+    }
+    assert len(answered) > 1
+
+
+def _policy_at(
+    rules: Ruleset, solved: book.Book, roll: tuple[int, ...], bids: Sequence[Bid] = ()
+) -> dict[Action, float]:
+    """The book's policy at 2 v 2, seat 0 opening, for the player on turn after ``bids`` with
+    ``roll`` under their cup."""
+    view = _view(rules, 2, (2, 2), opener=0, viewer=len(bids) % 2, bids=bids)
+    found = solved.policy(rules, attrs.evolve(view, own_dice=roll))
+    assert found is not None
+    return found
+
+
+def test_hards_opening_with_a_book_tells_nothing_of_its_hand(
+    rules: Ruleset, small_book: book.Book
+) -> None:
+    """Issue 47's gate: heads-up with a book, hard opens with the book's blind opening and no
+    heuristic blended in, so its opening bid and its hand share no information; without a book
+    its (disguised) heuristic opening still tells some."""
+    with_book = [
+        (chance, MixedBot(rules, Random(0), book=small_book).policy(view))
+        for _, chance, view in information.opening_views(rules, 2, 2)
+    ]
+    assert information.mutual_information(with_book) < 1e-9
+    assert information.entropy(information.marginal(with_book)) > 1.0
+    without = [
+        (chance, MixedBot(rules, Random(0), book="off").policy(view))
+        for _, chance, view in information.opening_views(rules, 2, 2)
+    ]
+    assert information.mutual_information(without) > 0.05
 
 
 def test_the_command_builds_and_shows_a_book(tmp_path: Path) -> None:
@@ -192,7 +250,7 @@ def test_the_command_builds_and_shows_a_book(tmp_path: Path) -> None:
     assert built.exit_code == 0, built.output
     assert "1 v 1 dice, P0 opens" in built.output and "2 positions" in built.output
     shown = runner.invoke(cli, ["endgames", "show", *args])
-    assert "2 positions up to 1 dice each, 20 CFR+ iterations each" in shown.output
+    assert "2 positions up to 1 dice each, 20 CFR+ iterations each, a blind opening" in shown.output
 
 
 def test_hard_with_a_book_keeps_the_bot_contract_and_its_seeds(
@@ -224,7 +282,9 @@ def test_a_book_built_beside_a_running_process_is_found(
     book.save(small_book, rules, tmp_path / "cache" / "books")
     found = book.find(rules)
     assert found is not None and set(found.positions) == set(small_book.positions)
-    assert book.find(rules) is found
+    rebuilt = book.build(rules, 1, iterations=5)
+    book.save(rebuilt, rules, tmp_path / "cache" / "books")
+    assert book.find(rules) is found, "read once per process: a rebuilt book needs a restart"
 
 
 def test_the_command_refuses_rules_the_solver_does_not_take(tmp_path: Path) -> None:

@@ -154,8 +154,10 @@ class MixedBot:
         solved = self.endgame_policy(view)
         if solved is not None:
             return solved
-        heuristic = self.heuristic_policy(view)
         booked = self.book_policy(view)
+        if booked is not None and not view.bids:
+            return booked
+        heuristic = self.heuristic_policy(view)
         return heuristic if booked is None else _blend(booked, heuristic, self.exploit)
 
     def heuristic_policy(self, view: PlayerView) -> Policy:

@@ -100,5 +100,7 @@ def show(
     path = where / book.file_name(rules)
     click.echo(
         f"{path}: {len(found.positions)} positions up to {found.max_dice} dice each, "
-        f"{found.iterations} CFR+ iterations each, checksum matches"
+        f"{found.iterations} CFR+ iterations each, "
+        f"{'a blind opening' if found.blind_opening else 'the opening by the hand'}, "
+        "checksum matches"
     )

@@ -5,7 +5,9 @@ to open. :func:`build` solves every position a game reaches from ``max_dice`` ea
 opening (:mod:`~liarsdice.endgame.lastbid`), those with fewer dice in play first: a call's outcome
 is worth +1 or -1 to player 0 where it ends the game, the value of the position it leads to where
 that has fewer dice in play, and otherwise (a die regained, a shot survived) the dice share
-``(d0 - d1) / (d0 + d1)``.
+``(d0 - d1) / (d0 + d1)``. Each position's opening is solved blind by default (one policy for
+every hand of the opener, the rest of the round solved against it): what the opening bid tells
+of the hand is nothing.
 
 A book is found by the dice of the two living players and who opens, whatever the seats' names,
 the table's size or the public plugin state (a revolver's chambers, which the book takes as they
@@ -45,8 +47,8 @@ Move = tuple[str, int, int] | tuple[str, str]
 """A move as stored: ``("bid", quantity, face)`` or ``("call", kind)``."""
 SMALLEST = 1e-3
 """A chance below this is dropped from a stored policy (and the rest scaled up to 1)."""
-FORMAT = 1
-"""The version of the stored form."""
+FORMAT = 2
+"""The version of the stored form (2: the opening solved blind, or said not to be)."""
 ITERATIONS = 200
 """CFR+ iterations per position by default."""
 
@@ -73,13 +75,15 @@ class Book:
     """The solved positions of one ruleset (``rules``: its :func:`rules_key`), by
     :data:`PositionKey`, and how they were solved: ``iterations`` of CFR+ each, up to
     ``max_dice`` each, nodes that count the bids made up to ``depth`` (1: the last bid alone;
-    :func:`liarsdice.endgame.lastbid.node_id`)."""
+    :func:`liarsdice.endgame.lastbid.node_id`), with a ``blind_opening`` (one opening policy
+    whatever the opener's hand) or not."""
 
     rules: str
     positions: dict[PositionKey, Position]
     iterations: int
     max_dice: int
     depth: int = 1
+    blind_opening: bool = True
 
     def policy(self, rules: Ruleset, view: PlayerView) -> dict[Action, float] | None:
         """The solved policy at ``view``, in the viewer's name; ``None`` if the book has no such
@@ -145,10 +149,12 @@ def build(
     depth: int = 1,
     progress: Callable[[str], None] | None = None,
     starts: Iterable[PositionKey] = (),
+    blind_opening: bool = True,
 ) -> Book:
     """Every position reached from ``max_dice`` each (or from ``starts``, with at most
     ``max_dice`` dice each), solved by ``iterations`` of CFR+ on nodes counting the bids up to
-    ``depth`` (see the module); ``progress`` is told a line per position solved.
+    ``depth``, the opening blind unless ``blind_opening`` is false (see the module and
+    :mod:`~liarsdice.endgame.lastbid`); ``progress`` is told a line per position solved.
     :class:`Unsolvable` for rules the last-bid solver does not take."""
     solved: dict[PositionKey, tuple[lastbid.Graph, lastbid.Strategy, float]] = {}
 
@@ -173,7 +179,7 @@ def build(
         if found not in solved:
             graph = lastbid.build(rules, dealt_root(rules, state), worth(state.dice_in_play), depth)
             started = time.perf_counter()
-            strategy, _ = lastbid.solve(graph, iterations)
+            strategy, _ = lastbid.solve(graph, iterations, blind_opening=blind_opening)
             value = lastbid.game_value(graph, strategy)
             solved[found] = (graph, strategy, value)
             if progress is not None:
@@ -189,15 +195,12 @@ def build(
         found: _position(graph, strategy, value)
         for found, (graph, strategy, value) in solved.items()
     }
-    return Book(rules_key(rules), positions, iterations, max_dice, depth)
+    return Book(rules_key(rules), positions, iterations, max_dice, depth, blind_opening)
 
 
 def _position(graph: lastbid.Graph, strategy: lastbid.Strategy, value: float) -> Position:
     return Position(
-        nodes={
-            None if node is None else (node[0], node[1], node[2], node[3]): n
-            for n, node in enumerate(graph.nodes)
-        },
+        nodes={node: n for n, node in enumerate(graph.nodes)},
         moves=tuple(tuple(_move(action) for action in actions) for actions in graph.actions),
         policy=tuple(_pruned(matrix) for matrix in strategy),
         hands=(
@@ -252,6 +255,7 @@ def save(book: Book, rules: Ruleset, where: Path) -> Path:
         "iterations": book.iterations,
         "max_dice": book.max_dice,
         "depth": book.depth,
+        "blind_opening": book.blind_opening,
         "positions": index,
     }
     arrays["header"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
@@ -300,7 +304,12 @@ def _read(arrays: Mapping[str, np.ndarray], rules: Ruleset, path: Path) -> Book:
             value=entry["value"],
         )
     return Book(
-        header["rules"], positions, header["iterations"], header["max_dice"], header["depth"]
+        header["rules"],
+        positions,
+        header["iterations"],
+        header["max_dice"],
+        header["depth"],
+        header["blind_opening"],
     )
 
 

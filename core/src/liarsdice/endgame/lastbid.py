@@ -23,6 +23,11 @@ backward. A node's counterfactual values are that matrix against the other playe
 exact for the abstraction because what follows a node does not depend on the way to it. (The
 abstraction forgets: a player does not recall their own earlier bids either, so CFR+ has no
 guarantee of converging here, and what a best response gains is measured in the real game.)
+
+With ``blind_opening`` the opening is one information set for every hand of the opener: its
+regrets are summed over the hands (each weighted by its chance) and one policy is played
+whatever the hand, so the opening bid tells nothing of it, and the rest of the round is solved
+against that.
 """
 
 from __future__ import annotations
@@ -181,7 +186,8 @@ class _Rulings:
         payoff = np.zeros(totals.shape, FAST)
         for total in np.unique(totals):
             pairs = np.argwhere(totals == total)
-            values = {self._ruled(state, call, pair) for pair in (pairs[0], pairs[-1])}
+            ends = [pairs[0]] if len(pairs) == 1 else [pairs[0], pairs[-1]]
+            values = {self._ruled(state, call, pair) for pair in ends}
             if max(values) - min(values) > 1e-9:
                 raise Unsolvable(
                     f"the outcome of {call.kind} on {placed.bid} depends on more than the count"
@@ -210,8 +216,9 @@ Strategy = list[Matrix]
 class Solver:
     """CFR+ on a last-bid :class:`Graph` (see the module)."""
 
-    def __init__(self, graph: Graph) -> None:
+    def __init__(self, graph: Graph, *, blind_opening: bool = False) -> None:
         self.graph = graph
+        self.blind_opening = blind_opening
         self.iterations = 0
         sizes = (len(graph.hands[0]), len(graph.hands[1]))
         shapes = [(sizes[a], len(k)) for a, k in zip(graph.actor, graph.kids, strict=True)]
@@ -244,6 +251,8 @@ class Solver:
             if graph.actor[node] != player:
                 continue
             q = _action_values(graph, node, player, reach[node][1 - player], values)
+            if node == 0 and self.blind_opening:
+                q = np.broadcast_to(q.sum(axis=0, keepdims=True), q.shape)
             strategy = current[node]
             expected = (strategy * q).sum(axis=1, keepdims=True)
             regrets = np.maximum(self._regrets[node] + q - expected, 0.0)
@@ -313,8 +322,9 @@ def game_value(graph: Graph, strategy: Strategy) -> float:
     return float(p0 @ _values(graph, strategy, np.float64)[0] @ p1)
 
 
-def solve(graph: Graph, iterations: int) -> tuple[Strategy, Solver]:
-    """The average strategy after ``iterations`` of CFR+ on ``graph``, and the solver."""
-    solver = Solver(graph)
+def solve(graph: Graph, iterations: int, *, blind_opening: bool = False) -> tuple[Strategy, Solver]:
+    """The average strategy after ``iterations`` of CFR+ on ``graph`` (the opening played blind
+    with ``blind_opening``: see the module), and the solver."""
+    solver = Solver(graph, blind_opening=blind_opening)
     solver.run(iterations)
     return solver.average(), solver
