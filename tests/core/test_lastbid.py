@@ -209,6 +209,20 @@ def test_a_book_opens_blind_and_plays_the_hand_after(rules: Ruleset, small_book:
     assert len(answered) > 1
 
 
+def test_only_the_opener_plays_the_blind_solve(rules: Ruleset) -> None:
+    """One die each (the round is the game): the other player's policy is the one solved without
+    a blind opening, node for node; the opener's differs from it."""
+    hybrid = book.build(rules, 1, iterations=60, starts=[(1, 1, 0)]).positions[(1, 1, 0)]
+    plain = book.build(rules, 1, iterations=60, starts=[(1, 1, 0)], blind_opening=False)
+    by_hand = plain.positions[(1, 1, 0)]
+    differ = [
+        not np.array_equal(mine, theirs)
+        for mine, theirs in zip(hybrid.policy, by_hand.policy, strict=True)
+    ]
+    assert not any(d for d, actor in zip(differ, hybrid.actor, strict=True) if actor == 1)
+    assert hybrid.actor[0] == 0 and differ[0], "the opening is the blind solve's"
+
+
 def _policy_at(
     rules: Ruleset, solved: book.Book, roll: tuple[int, ...], bids: Sequence[Bid] = ()
 ) -> dict[Action, float]:

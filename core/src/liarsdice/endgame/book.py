@@ -5,9 +5,11 @@ to open. :func:`build` solves every position a game reaches from ``max_dice`` ea
 opening (:mod:`~liarsdice.endgame.lastbid`), those with fewer dice in play first: a call's outcome
 is worth +1 or -1 to player 0 where it ends the game, the value of the position it leads to where
 that has fewer dice in play, and otherwise (a die regained, a shot survived) the dice share
-``(d0 - d1) / (d0 + d1)``. Each position's opening is solved blind by default (one policy for
-every hand of the opener, the rest of the round solved against it): what the opening bid tells
-of the hand is nothing.
+``(d0 - d1) / (d0 + d1)``. By default the opener plays a second solve of the round, with the
+opening blind (one policy for every hand of the opener, the rest of the round solved against
+it): their opening bid tells nothing of their hand. The other player plays the first solve,
+whose answers do not take the opener's bid to be blind (the bots and people they meet open by
+their hands).
 
 A book is found by the dice of the two living players and who opens, whatever the seats' names,
 the table's size or the public plugin state (a revolver's chambers, which the book takes as they
@@ -153,8 +155,8 @@ def build(
 ) -> Book:
     """Every position reached from ``max_dice`` each (or from ``starts``, with at most
     ``max_dice`` dice each), solved by ``iterations`` of CFR+ on nodes counting the bids up to
-    ``depth``, the opening blind unless ``blind_opening`` is false (see the module and
-    :mod:`~liarsdice.endgame.lastbid`); ``progress`` is told a line per position solved.
+    ``depth``, the opener's moves from a solve with the opening blind unless
+    ``blind_opening`` is false (see the module); ``progress`` is told a line per position solved.
     :class:`Unsolvable` for rules the last-bid solver does not take."""
     solved: dict[PositionKey, tuple[lastbid.Graph, lastbid.Strategy, float]] = {}
 
@@ -179,7 +181,9 @@ def build(
         if found not in solved:
             graph = lastbid.build(rules, dealt_root(rules, state), worth(state.dice_in_play), depth)
             started = time.perf_counter()
-            strategy, _ = lastbid.solve(graph, iterations, blind_opening=blind_opening)
+            strategy, _ = lastbid.solve(graph, iterations)
+            if blind_opening:
+                strategy = _opened_blind(graph, strategy, iterations)
             value = lastbid.game_value(graph, strategy)
             solved[found] = (graph, strategy, value)
             if progress is not None:
@@ -196,6 +200,20 @@ def build(
         for found, (graph, strategy, value) in solved.items()
     }
     return Book(rules_key(rules), positions, iterations, max_dice, depth, blind_opening)
+
+
+def _opened_blind(
+    graph: lastbid.Graph, strategy: lastbid.Strategy, iterations: int
+) -> lastbid.Strategy:
+    """``strategy`` with the opener's moves taken from a solve of ``graph`` with the opening
+    blind: the opener tells nothing, and the other player answers as ``strategy`` does (an
+    answer to an opener whose bid may tell, as any other player's may)."""
+    blind, _ = lastbid.solve(graph, iterations, blind_opening=True)
+    opener = graph.actor[0]
+    return [
+        blind[node] if graph.actor[node] == opener else strategy[node]
+        for node in range(len(graph.nodes))
+    ]
 
 
 def _position(graph: lastbid.Graph, strategy: lastbid.Strategy, value: float) -> Position:
