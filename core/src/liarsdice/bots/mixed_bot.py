@@ -45,6 +45,9 @@ abstraction where a player remembers the last bid, not the bids before it
 (:mod:`liarsdice.endgame.lastbid`), blended with ``exploit`` (:data:`EXPLOIT`) of the heuristic's policy: the
 book makes it hard to exploit, the heuristic punishes predictable play, and a blend is at most as
 exploitable as the same blend of the two (a best response's gain is convex in the policy).
+Its opening there is the book's alone, with none of the heuristic blended in: the book's
+opener plays a round solved with the opening blind (one policy whatever the hand), so hard's
+opening bid heads-up tells nothing of its hand.
 ``book`` gives one, or ``"off"``; ``endgames="off"`` plays neither.
 
 When the rules let calls be made out of turn, it makes them there as the other bots do.
@@ -150,7 +153,8 @@ class MixedBot:
     def policy(self, view: PlayerView) -> Policy:
         """A solved endgame's policy where there is one; else the heuristic's (every choice
         within :data:`MARGIN` of the best, weighted by value, an opening disguised), blended
-        into the book's where the book has the position (see the module docstring)."""
+        into the book's where the book has the position, or the book's alone at an opening
+        (see the module docstring)."""
         solved = self.endgame_policy(view)
         if solved is not None:
             return solved
