@@ -1,14 +1,16 @@
 """Exact whole-game exploitability of the bots and of CFR+ at two players, wild-sixes + dice-loss.
 
 Usage: uv run python benchmarks/best_response.py [--tables 1v1 2v1 1v2 2x2]
-       [--policies odds bayes mixed cfr] [--openspiel]
+       [--policies odds bayes mixed cfr] [--openspiel] [--iterations 200]
 
 For each table (the first player's dice v the second's; the first opens) and each policy (a bot
 kind in both seats, ``mixed-heuristic`` for ``mixed`` without its endgames, ``uniform`` for every
 legal action alike, ``cfr``: the CFR+ endgame of the whole game, every round solved by
 ``liarsdice.endgame.solve`` with ``Limits(max_dice=...)`` to the default target, or ``book``: the
 book of heads-up positions solved on the last bid, ``liarsdice.endgame.book.build`` up to the
-table's dice, 200 iterations a position, as the hard bot plays it beyond its exact endgames), prints the
+table's dice, ``--iterations`` a position (200), as the hard bot plays it beyond its exact endgames;
+``book@D`` with nodes that count the bids made up to ``D``; ``book-by-hand`` with the opener's
+moves from the plain solve, not the blind one), prints the
 exploitability (the mean over both seats of what a best response wins per game, NashConv / 2:
 ``liarsdice.endgame.response.measure``), each seat's best response and what each seat's policy
 wins against the other, and the time the measure took (a CFR+ solve is timed apart; it is kept
@@ -46,7 +48,9 @@ def start(dice: tuple[int, int]) -> GameState:
     return GameState(players, max(dice), next_opener=NAMES[0])
 
 
-def policies(kind: str, rules: Ruleset, at: GameState) -> Mapping[str, Policy]:
+def policies(
+    kind: str, rules: Ruleset, at: GameState, iterations: int = book.ITERATIONS
+) -> Mapping[str, Policy]:
     """Both seats' policies: a bot of ``kind`` each (``mixed-heuristic``: ``mixed`` without its
     endgames), uniform play, or the CFR+ endgame's."""
     if kind == "cfr":
@@ -58,10 +62,18 @@ def policies(kind: str, rules: Ruleset, at: GameState) -> Mapping[str, Policy]:
             flush=True,
         )
         return dict.fromkeys(NAMES, solved.policy)
-    if kind == "book":
+    if kind.startswith("book"):
+        name, _, depth = kind.partition("@")
         started = time.perf_counter()
         dice = (at.players[0].dice, at.players[1].dice)
-        solved = book.build(rules, max(dice), starts=[(*dice, 0)])
+        solved = book.build(
+            rules,
+            max(dice),
+            iterations,
+            depth=int(depth or 1),
+            starts=[(*dice, 0)],
+            blind_opening=name != "book-by-hand",
+        )
         print(f"  book: built in {time.perf_counter() - started:.1f} s", flush=True)
 
         def played(view: PlayerView) -> Mapping[Action, float]:
@@ -79,7 +91,7 @@ def policies(kind: str, rules: Ruleset, at: GameState) -> Mapping[str, Policy]:
     return {name: bot.policy for name, bot in zip(NAMES, bots, strict=True)}
 
 
-def figures(tables: list[str], kinds: list[str]) -> None:
+def figures(tables: list[str], kinds: list[str], iterations: int) -> None:
     rules = Ruleset.build(["wild-sixes", "dice-loss"])
     print(f"{rules!r}, two players: exploitability = mean over seats of best response per game")
     print(
@@ -92,7 +104,7 @@ def figures(tables: list[str], kinds: list[str]) -> None:
                 print(f"{table:<6} {kind:<15} left out: 4 dice in play are beyond the solver")
                 continue
             try:
-                played = policies(kind, rules, at)
+                played = policies(kind, rules, at, iterations)
             except Unsolvable as error:
                 print(f"{table:<6} {kind:<15} left out: {error.reason}")
                 continue
@@ -162,10 +174,13 @@ def main() -> None:
         "--policies", nargs="+", default=["odds", "bayes", "mixed", "cfr"], metavar="KIND"
     )
     parser.add_argument("--openspiel", action="store_true")
+    parser.add_argument(
+        "--iterations", type=int, default=book.ITERATIONS, help="CFR+ iterations a book position"
+    )
     args = parser.parse_args()
     if args.openspiel:
         against_openspiel()
-    figures(args.tables, args.policies)
+    figures(args.tables, args.policies, args.iterations)
 
 
 if __name__ == "__main__":
