@@ -20,7 +20,7 @@ from liarsdice.cli import cli, main
 from liarsdice.endgame import Store, Unsolvable, book, lastbid, rounds
 from liarsdice.endgame.response import Policy, measure, policy_value
 from liarsdice.endgame.rounds import dealt_root
-from liarsdice.models import Action, Bid, BidAction, GameState
+from liarsdice.models import Action, Bid, BidAction, CallAction, GameState
 from liarsdice.testing.bots import check_bot
 from liarsdice.views import PlayerView, player_view, view_state
 
@@ -210,6 +210,28 @@ def test_hard_blends_the_book_with_its_heuristic_heads_up(
         expected = (1 - EXPLOIT) * booked.get(action, 0.0) + EXPLOIT * heuristic.get(action, 0.0)
         assert played.get(action, 0.0) == pytest.approx(expected, abs=1e-12)
     assert sum(played.values()) == pytest.approx(1.0, abs=1e-6)
+
+
+def test_hard_leaves_exact_calls_to_the_book() -> None:
+    """With calza, the heuristic's weight on the exact call goes to the book's policy: hard
+    calls exact as often as the book (scaled up by what the heuristic gave away), never more
+    because its heuristic likes it."""
+    rules = Ruleset.build(["dice-loss", "calza"])
+    solved = book.build(rules, 2, iterations=20, starts=[(2, 1, 0)])
+    checked = 0
+    for bid in [Bid(1, 2), Bid(2, 3), Bid(2, 5), Bid(3, 4), Bid(3, 6)]:
+        view = _view(rules, 2, (2, 1), opener=0, viewer=1, bids=[bid])
+        exact = CallAction("S1", "exact")
+        heuristic = MixedBot(rules, Random(0), book="off").policy(view)
+        booked = solved.policy(rules, view)
+        assert booked is not None
+        played = MixedBot(rules, Random(0), book=solved).policy(view)
+        moved = heuristic.get(exact, 0.0)
+        expected = (1 - EXPLOIT + EXPLOIT * moved) * booked.get(exact, 0.0)
+        assert played.get(exact, 0.0) == pytest.approx(expected, abs=1e-9)
+        assert sum(played.values()) == pytest.approx(1.0, abs=1e-6)
+        checked += moved > 0.05
+    assert checked, "the heuristic called exact somewhere here"
 
 
 def test_a_book_opens_blind_and_plays_the_hand_after(rules: Ruleset, small_book: book.Book) -> None:

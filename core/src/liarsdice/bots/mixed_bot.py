@@ -47,7 +47,10 @@ book makes it hard to exploit, the heuristic punishes predictable play, and a bl
 exploitable as the same blend of the two (a best response's gain is convex in the policy).
 Its opening there is the book's alone, with none of the heuristic blended in: the book's
 opener plays a round solved with the opening blind (one policy whatever the hand), so hard's
-opening bid heads-up tells nothing of its hand.
+opening bid heads-up tells nothing of its hand. Nor does the heuristic make a call that is right
+only on the exact count (calza, the casino's exact) there: that is priced on one count of its
+beliefs, which a bidder who follows its face fools (against the reader at the casino, 28 of its
+181 exact calls were right); the heuristic's weight on one goes to the book's policy.
 ``book`` gives one, or ``"off"``; ``endgames="off"`` plays neither.
 
 When the rules let calls be made out of turn, it makes them there as the other bots do.
@@ -74,7 +77,7 @@ from liarsdice.bots._play import (
 from liarsdice.bots.answers import Counts
 from liarsdice.bots.bayes_bot import TILT_FOLLOW, TILT_OPEN, TILT_SWITCH, Beliefs
 from liarsdice.legality import raises_by_face
-from liarsdice.models import Action
+from liarsdice.models import Action, CallAction
 from liarsdice.ruleset import Ruleset
 from liarsdice.views import PlayerView
 
@@ -162,7 +165,17 @@ class MixedBot:
         if booked is not None and not view.bids:
             return booked
         heuristic = self.heuristic_policy(view)
-        return heuristic if booked is None else _blend(booked, heuristic, self.exploit)
+        if booked is None:
+            return heuristic
+        return _blend(booked, heuristic, self.exploit, self._priced_on_the_exact_count)
+
+    def _priced_on_the_exact_count(self, action: Action) -> bool:
+        """Whether ``action`` is a call right only when the count is exactly the bid's (calza,
+        the casino's exact call)."""
+        if not isinstance(action, CallAction):
+            return False
+        stakes = self.rules.call_stakes(action.kind)
+        return stakes is not None and stakes.right_when == "exact"
 
     def heuristic_policy(self, view: PlayerView) -> Policy:
         """Every choice within :data:`MARGIN` of the best, weighted by value, an opening
@@ -220,11 +233,16 @@ class MixedBot:
         return call_out_of_turn(self.rules, view)
 
 
-def _blend(book: Policy, heuristic: Policy, share: float) -> dict[Action, float]:
-    """``share`` of ``heuristic`` and the rest of ``book``, action by action."""
-    blended = {action: (1.0 - share) * p for action, p in book.items()}
+def _blend(
+    book: Policy, heuristic: Policy, share: float, book_only: Callable[[Action], bool]
+) -> dict[Action, float]:
+    """``share`` of ``heuristic`` and the rest of ``book``, action by action, except that the
+    heuristic's weight on an action ``book_only`` names goes to the book's policy."""
+    moved = sum(p for action, p in heuristic.items() if book_only(action))
+    blended = {action: (1.0 - share + share * moved) * p for action, p in book.items()}
     for action, p in heuristic.items():
-        blended[action] = blended.get(action, 0.0) + share * p
+        if not book_only(action):
+            blended[action] = blended.get(action, 0.0) + share * p
     return blended
 
 
