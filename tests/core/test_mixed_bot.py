@@ -9,6 +9,7 @@ from random import Random
 import pytest
 
 from liarsdice import Game, Ruleset, endgame, engine, tournament
+from liarsdice.bots import information
 from liarsdice.bots.bayes_bot import BayesBot
 from liarsdice.bots.mixed_bot import ENDGAME_LIMITS, MixedBot
 from liarsdice.models import BidAction, CallAction, GameState
@@ -146,6 +147,26 @@ def test_the_levels_keep_their_order(preset: str) -> None:
         assert rate[strong] > rate[weak], (strong, weak, rate)
 
 
+def test_at_a_full_table_its_opening_tells_nothing(
+    rules_of_preset: Callable[[str], Ruleset],
+) -> None:
+    """Three or more players alive: the opening is the lowest bid on each face alike, whatever
+    the hand (FULL_TABLE_DISGUISE), so its mutual information with the hand is 0 (issue 47);
+    heads-up with no book it still depends on the hand."""
+    for preset in ("dudo", "perudo"):
+        rules = rules_of_preset(preset)
+        for players, tells in ((4, False), (2, True)):
+            rows = [
+                (chance, MixedBot(rules, Random(0), book="off").policy(view))
+                for _, chance, view in information.opening_views(rules, players)
+            ]
+            bits = information.mutual_information(rows)
+            assert (bits > 0.05) is tells, (preset, players, bits)
+            if not tells:
+                assert all(policy == rows[0][1] for _, policy in rows)
+                assert len(rows[0][1]) >= 5, "a bid on every face it may open"
+
+
 def test_at_a_full_table_it_plays_its_best_choice(
     rules_of_preset: Callable[[str], Ruleset],
 ) -> None:
@@ -168,4 +189,4 @@ def test_at_a_full_table_it_plays_its_best_choice(
             heads_up += 1
             mixed_heads_up += max(policy.values()) - min(policy.values()) > 1e-6
     assert full > 100 and single == full, (single, full)
-    assert heads_up > 20 and mixed_heads_up > 0, (mixed_heads_up, heads_up)
+    assert heads_up > 10 and mixed_heads_up > 0, (mixed_heads_up, heads_up)

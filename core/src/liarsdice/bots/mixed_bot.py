@@ -22,9 +22,10 @@ the spot.
 best, in proportion to ``exp(value / TEMPERATURE)``: close calls are randomised, and a raise it
 barely prefers does not always win. An opening bid says the most about a hand, so at the opening
 :data:`DISGUISE` of the weight goes alike to the lowest opening bid on every face: the opening bid
-does not give its dice away. With three or more players alive it plays its best choice (no
-margin), and takes the next player to read nothing into its bid and to challenge a raise that
-looks less likely than :data:`~liarsdice.bots.answers.FULL_TABLE_CHALLENGE_BELOW` to be true
+does not give its dice away. With three or more players alive it opens with the lowest bid on a
+face drawn alike (:data:`FULL_TABLE_DISGUISE`), plays its best choice after (no margin), and
+takes the next player to read nothing into its bid and to challenge a raise that looks less
+likely than :data:`~liarsdice.bots.answers.FULL_TABLE_CHALLENGE_BELOW` to be true
 (measured at 4 x 5 and 6 x 5).
 (The values above look one answer ahead, so they see what a bluff costs and not what an honest
 opening tells the table; the disguise is the price of that, paid knowingly.)
@@ -96,6 +97,10 @@ ENDGAME_LIMITS = endgame.Limits(beyond="dice-share")
 #: opponent's share of a lost round, the bot plays its best choice: mixing there gives value away
 #: to the seats around it (the next player's answer there: :mod:`liarsdice.bots.answers`).
 FULL_TABLE_MARGIN = 0.0
+#: With three or more players alive, the share of an opening spread alike over the lowest
+#: opening bid on every face: all of it, so a full table's opening tells nothing of the hand
+#: (its best opening among 20 or 30 dice is worth next to nothing more than another).
+FULL_TABLE_DISGUISE = 1.0
 #: The share of the heuristic's policy blended into a book's (heads-up): the book alone is hard
 #: to exploit and exploits little; this share of the heuristic punishes predictable play
 #: (docs/bots.md, "Heads-up: the solved book").
@@ -183,10 +188,10 @@ class MixedBot:
         table, found = self.choices(view)
         if not found:
             return fallback(self.rules, table)
-        margin = FULL_TABLE_MARGIN if len(table.alive) > 2 else MARGIN
-        policy = _softmax(found, margin)
+        full = len(table.alive) > 2
+        policy = _softmax(found, FULL_TABLE_MARGIN if full else MARGIN)
         if table.current is None:
-            policy = _disguised(policy, found)
+            policy = _disguised(policy, found, FULL_TABLE_DISGUISE if full else DISGUISE)
         return policy
 
     def endgame_policy(self, view: PlayerView) -> Policy | None:
@@ -259,8 +264,10 @@ def _softmax(found: Sequence[Choice], margin: float) -> dict[Action, float]:
     return {action: weight / total for action, weight in weights.items()}
 
 
-def _disguised(policy: dict[Action, float], found: Sequence[Choice]) -> dict[Action, float]:
-    """``policy`` with :data:`DISGUISE` of its weight spread over the lowest opening bid on each
+def _disguised(
+    policy: dict[Action, float], found: Sequence[Choice], share: float
+) -> dict[Action, float]:
+    """``policy`` with ``share`` of its weight spread over the lowest opening bid on each
     face."""
     lowest: dict[int, Choice] = {}
     for choice in found:
@@ -269,7 +276,7 @@ def _disguised(policy: dict[Action, float], found: Sequence[Choice]) -> dict[Act
     cover = list(lowest.values())
     if len(cover) < 2:
         return policy
-    mixed = {action: weight * (1.0 - DISGUISE) for action, weight in policy.items()}
+    mixed = {action: weight * (1.0 - share) for action, weight in policy.items() if share < 1.0}
     for choice in cover:
-        mixed[choice.action] = mixed.get(choice.action, 0.0) + DISGUISE / len(cover)
+        mixed[choice.action] = mixed.get(choice.action, 0.0) + share / len(cover)
     return mixed
