@@ -52,7 +52,8 @@ def policies(
     kind: str, rules: Ruleset, at: GameState, iterations: int = book.ITERATIONS
 ) -> Mapping[str, Policy]:
     """Both seats' policies: a bot of ``kind`` each (``mixed-heuristic``: ``mixed`` without its
-    endgames), uniform play, or the CFR+ endgame's."""
+    endgames), uniform play, the CFR+ endgame's, or a book's (``book``, ``book@D``,
+    ``book-by-hand``: see the module)."""
     if kind == "cfr":
         started = time.perf_counter()
         solved = solve(rules, at, limits=Limits(max_dice=at.dice_in_play))
@@ -62,8 +63,8 @@ def policies(
             flush=True,
         )
         return dict.fromkeys(NAMES, solved.policy)
-    if kind.startswith("book"):
-        name, _, depth = kind.partition("@")
+    name, _, depth = kind.partition("@")
+    if name in ("book", "book-by-hand"):
         started = time.perf_counter()
         dice = (at.players[0].dice, at.players[1].dice)
         solved = book.build(

@@ -145,6 +145,11 @@ def test_a_saved_book_reads_back_and_a_damaged_one_is_refused(
         for mine, theirs in zip(position.policy, again.positions[key].policy, strict=True):
             assert np.array_equal(mine, theirs)
     assert book.load(Ruleset.build(["dice-loss"]), tmp_path) is None
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(book, "FORMAT", book.FORMAT - 1)
+        book.save(small_book, rules, tmp_path / "older")
+    with pytest.raises(book.BookError, match="another version of liarsdice"):
+        book.load(rules, tmp_path / "older")
     data = bytearray(path.read_bytes())
     data[len(data) // 2] ^= 0xFF
     path.write_bytes(bytes(data))
@@ -250,18 +255,20 @@ def test_a_book_opens_blind_and_plays_the_hand_after(rules: Ruleset, small_book:
     assert len(answered) > 1
 
 
-def test_only_the_opener_plays_the_blind_solve(rules: Ruleset) -> None:
-    """One die each (the round is the game): the other player's policy is the one solved without
-    a blind opening, node for node; the opener's differs from it."""
-    hybrid = book.build(rules, 1, iterations=60, starts=[(1, 1, 0)]).positions[(1, 1, 0)]
-    plain = book.build(rules, 1, iterations=60, starts=[(1, 1, 0)], blind_opening=False)
-    by_hand = plain.positions[(1, 1, 0)]
-    differ = [
-        not np.array_equal(mine, theirs)
-        for mine, theirs in zip(hybrid.policy, by_hand.policy, strict=True)
-    ]
-    assert not any(d for d, actor in zip(differ, hybrid.actor, strict=True) if actor == 1)
-    assert hybrid.actor[0] == 0 and differ[0], "the opening is the blind solve's"
+@pytest.mark.parametrize("opener", [0, 1])
+def test_only_the_opener_plays_the_blind_solve(rules: Ruleset, opener: int) -> None:
+    """One die each (the round is the game, so both solves see the same leaves): at every node of
+    the opener the book holds the blind solve's policy, at every node of the other player the
+    plain solve's; the two differ at the opening."""
+    graph = lastbid.build(rules, dealt_root(rules, book.start(1, 1, opener, 1)), _final)
+    blind = lastbid.solve(graph, 60, blind_opening=True)[0]
+    plain = lastbid.solve(graph, 60)[0]
+    held = book.build(rules, 1, iterations=60, starts=[(1, 1, opener)]).positions[(1, 1, opener)]
+    assert held.actor[0] == opener
+    for node, actor in enumerate(held.actor):
+        solved = blind[node] if actor == opener else plain[node]
+        assert np.array_equal(held.policy[node], book._pruned(solved)), (node, actor)
+    assert not np.array_equal(book._pruned(blind[0]), book._pruned(plain[0]))
 
 
 def _policy_at(

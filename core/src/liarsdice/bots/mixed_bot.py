@@ -43,12 +43,12 @@ for one die each, then from the store), ``"cached"`` (only what the store alread
 ruleset's book of heads-up positions where one has been built (``liarsdice endgames build``;
 :mod:`liarsdice.endgame.book`): CFR+ solutions of every position up to 5 dice each in an
 abstraction where a player remembers the last bid, not the bids before it
-(:mod:`liarsdice.endgame.lastbid`), blended with ``exploit`` (:data:`EXPLOIT`) of the heuristic's policy: the
-book makes it hard to exploit, the heuristic punishes predictable play, and a blend is at most as
-exploitable as the same blend of the two (a best response's gain is convex in the policy).
-Its opening there is the book's alone, with none of the heuristic blended in: the book's
-opener plays a round solved with the opening blind (one policy whatever the hand), so hard's
-opening bid heads-up tells nothing of its hand. Nor does the heuristic make a call that is right
+(:mod:`liarsdice.endgame.lastbid`), blended with ``exploit`` (:data:`EXPLOIT`) of the
+heuristic's policy: the book makes it hard to exploit, the heuristic punishes predictable play
+(docs/bots.md measures the blend). Where the book's opener plays a round solved with the opening
+blind (one policy whatever the hand; books are built so by default), its opening there is the
+book's alone, with none of the heuristic blended in: its opening bid heads-up tells nothing of
+its hand. Nor does the heuristic make a call that is right
 only on the exact count (calza, the casino's exact) there: that is priced on one count of its
 beliefs, which a bidder who follows its face fools (against the reader at the casino, 28 of its
 181 exact calls were right); the heuristic's weight on one goes to the book's policy.
@@ -161,13 +161,14 @@ class MixedBot:
     def policy(self, view: PlayerView) -> Policy:
         """A solved endgame's policy where there is one; else the heuristic's (every choice
         within :data:`MARGIN` of the best, weighted by value, an opening disguised), blended
-        into the book's where the book has the position, or the book's alone at an opening
-        (see the module docstring)."""
+        into the book's where the book has the position, or the book's alone at an opening if
+        its opener plays blind (see the module docstring)."""
         solved = self.endgame_policy(view)
         if solved is not None:
             return solved
-        booked = self.book_policy(view)
-        if booked is not None and not view.bids:
+        found = self._book()
+        booked = None if found is None else found.policy(self.rules, view)
+        if booked is not None and found is not None and found.blind_opening and not view.bids:
             return booked
         heuristic = self.heuristic_policy(view)
         if booked is None:
@@ -224,10 +225,14 @@ class MixedBot:
         """The policy of the ruleset's book of heads-up positions at ``view``
         (:mod:`liarsdice.endgame.book`), or ``None``: no book built, book or endgames ``"off"``,
         not two players, or a position or move the book does not hold."""
-        if self.endgames == "off" or self.book == "off" or sum(s.alive for s in view.seats) != 2:
-            return None
-        found = endgame.book.find(self.rules) if self.book == "find" else self.book
+        found = self._book() if sum(seat.alive for seat in view.seats) == 2 else None
         return None if found is None else found.policy(self.rules, view)
+
+    def _book(self) -> endgame.Book | None:
+        """The book it plays, if any (``None`` with the book or the endgames ``"off"``)."""
+        if self.endgames == "off" or self.book == "off":
+            return None
+        return endgame.book.find(self.rules) if self.book == "find" else self.book
 
     def decide(self, view: PlayerView) -> Action:
         return sample(self.policy(view), self.rng)
@@ -276,7 +281,8 @@ def _disguised(
     cover = list(lowest.values())
     if len(cover) < 2:
         return policy
-    mixed = {action: weight * (1.0 - share) for action, weight in policy.items() if share < 1.0}
+    kept = {} if share >= 1.0 else policy
+    mixed = {action: weight * (1.0 - share) for action, weight in kept.items()}
     for choice in cover:
         mixed[choice.action] = mixed.get(choice.action, 0.0) + share / len(cover)
     return mixed

@@ -85,7 +85,7 @@ class Book:
     iterations: int
     max_dice: int
     depth: int = 1
-    blind_opening: bool = True
+    blind_opening: bool = False
 
     def policy(self, rules: Ruleset, view: PlayerView) -> dict[Action, float] | None:
         """The solved policy at ``view``, in the viewer's name; ``None`` if the book has no such
@@ -307,7 +307,9 @@ def load(rules: Ruleset, where: Path) -> Book | None:
 def _read(arrays: Mapping[str, np.ndarray], rules: Ruleset, path: Path) -> Book:
     """The book in ``arrays`` (a loaded archive) from ``path``, refused unless of ``rules``."""
     header = json.loads(arrays["header"].tobytes())
-    if header.get("format") != FORMAT or header.get("rules") != rules_key(rules):
+    if header.get("format") != FORMAT:
+        raise BookError(f"{path} was built by another version of liarsdice: build it again")
+    if header.get("rules") != rules_key(rules):
         raise BookError(f"{path} is not a book of these rules: build it again")
     positions = {}
     for number, entry in enumerate(header["positions"]):
