@@ -1,7 +1,7 @@
 """Exact whole-game exploitability of the bots and of CFR+ at two players, wild-sixes + dice-loss.
 
 Usage: uv run python benchmarks/best_response.py [--tables 1v1 2v1 1v2 2x2]
-       [--policies odds bayes mixed cfr] [--openspiel] [--iterations 200]
+       [--policies odds bayes mixed cfr] [--openspiel] [--iterations 200] [--memory 1]
 
 For each table (the first player's dice v the second's; the first opens) and each policy (a bot
 kind in both seats, ``mixed-heuristic`` for ``mixed`` without its endgames, ``uniform`` for every
@@ -10,7 +10,7 @@ legal action alike, ``cfr``: the CFR+ endgame of the whole game, every round sol
 book of heads-up positions solved on the last bid, ``liarsdice.endgame.book.build`` up to the
 table's dice, ``--iterations`` a position (200), as the hard bot plays it beyond its exact endgames;
 ``book@D`` with nodes that count the bids made up to ``D``; ``book-by-hand`` with the opener's
-moves from the plain solve, not the blind one), prints the
+moves from the plain solve, not the blind one; each remembering ``--memory`` bids), prints the
 exploitability (the mean over both seats of what a best response wins per game, NashConv / 2:
 ``liarsdice.endgame.response.measure``), each seat's best response and what each seat's policy
 wins against the other, and the time the measure took (a CFR+ solve is timed apart; it is kept
@@ -49,7 +49,7 @@ def start(dice: tuple[int, int]) -> GameState:
 
 
 def policies(
-    kind: str, rules: Ruleset, at: GameState, iterations: int = book.ITERATIONS
+    kind: str, rules: Ruleset, at: GameState, iterations: int = book.ITERATIONS, memory: int = 1
 ) -> Mapping[str, Policy]:
     """Both seats' policies: a bot of ``kind`` each (``mixed-heuristic``: ``mixed`` without its
     endgames), uniform play, the CFR+ endgame's, or a book's (``book``, ``book@D``,
@@ -74,6 +74,7 @@ def policies(
             depth=int(depth or 1),
             starts=[(*dice, 0)],
             blind_opening=name != "book-by-hand",
+            memory=memory,
         )
         print(f"  book: built in {time.perf_counter() - started:.1f} s", flush=True)
 
@@ -92,7 +93,7 @@ def policies(
     return {name: bot.policy for name, bot in zip(NAMES, bots, strict=True)}
 
 
-def figures(tables: list[str], kinds: list[str], iterations: int) -> None:
+def figures(tables: list[str], kinds: list[str], iterations: int, memory: int) -> None:
     rules = Ruleset.build(["wild-sixes", "dice-loss"])
     print(f"{rules!r}, two players: exploitability = mean over seats of best response per game")
     print(
@@ -105,7 +106,7 @@ def figures(tables: list[str], kinds: list[str], iterations: int) -> None:
                 print(f"{table:<6} {kind:<15} left out: 4 dice in play are beyond the solver")
                 continue
             try:
-                played = policies(kind, rules, at, iterations)
+                played = policies(kind, rules, at, iterations, memory)
             except Unsolvable as error:
                 print(f"{table:<6} {kind:<15} left out: {error.reason}")
                 continue
@@ -178,10 +179,11 @@ def main() -> None:
     parser.add_argument(
         "--iterations", type=int, default=book.ITERATIONS, help="CFR+ iterations a book position"
     )
+    parser.add_argument("--memory", type=int, default=1, help="bids a book remembers (1 or 2)")
     args = parser.parse_args()
     if args.openspiel:
         against_openspiel()
-    figures(args.tables, args.policies, args.iterations)
+    figures(args.tables, args.policies, args.iterations, args.memory)
 
 
 if __name__ == "__main__":

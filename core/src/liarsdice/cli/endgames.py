@@ -53,6 +53,13 @@ directory_option = click.option(
     type=click.IntRange(1),
     help="Bids a player counts (1: the last bid alone; more: how many were made, up to this).",
 )
+@click.option(
+    "--memory",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 2),
+    help="Bids a player remembers (1: the last; 2: the last two, a graph about 15 times larger).",
+)
 @directory_option
 def build(
     preset: str | None,
@@ -61,6 +68,7 @@ def build(
     max_dice: int,
     iterations: int,
     depth: int,
+    memory: int,
     directory: str | None,
 ) -> None:
     """Solve every heads-up position of a ruleset up to MAX_DICE each and save the book."""
@@ -68,7 +76,7 @@ def build(
     where = _where(directory)
     started = time.perf_counter()
     try:
-        built = book.build(rules, max_dice, iterations, depth, progress=click.echo)
+        built = book.build(rules, max_dice, iterations, depth, progress=click.echo, memory=memory)
     except Unsolvable as error:
         raise click.ClickException(f"the book cannot be built: {error.reason}") from None
     path = book.save(built, rules, where)
@@ -101,6 +109,7 @@ def show(
     click.echo(
         f"{path}: {len(found.positions)} positions up to {found.max_dice} dice each, "
         f"{found.iterations} CFR+ iterations each, "
+        f"{'the last bid' if found.memory == 1 else 'the last two bids'} remembered, "
         f"{'a blind opening' if found.blind_opening else 'the opening by the hand'}, "
         "checksum matches"
     )

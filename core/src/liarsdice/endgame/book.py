@@ -77,8 +77,9 @@ class Book:
     """The solved positions of one ruleset (``rules``: its :func:`rules_key`), by
     :data:`PositionKey`, and how they were solved: ``iterations`` of CFR+ each, up to
     ``max_dice`` each, nodes that count the bids made up to ``depth`` (1: the last bid alone;
-    :func:`liarsdice.endgame.lastbid.node_id`), with a ``blind_opening`` (one opening policy
-    whatever the opener's hand) or not."""
+    :func:`liarsdice.endgame.lastbid.node_id`), remembering the last bid or the last two
+    (``memory``), with a ``blind_opening`` (one opening policy whatever the opener's hand) or
+    not."""
 
     rules: str
     positions: dict[PositionKey, Position]
@@ -86,6 +87,7 @@ class Book:
     max_dice: int
     depth: int = 1
     blind_opening: bool = False
+    memory: int = 1
 
     def policy(self, rules: Ruleset, view: PlayerView) -> dict[Action, float] | None:
         """The solved policy at ``view``, in the viewer's name; ``None`` if the book has no such
@@ -99,16 +101,8 @@ class Book:
         position = self.positions.get((alive[0].dice, alive[1].dice, seat[round_.opener]))
         if position is None:
             return None
-        last = round_.bids[-1] if round_.bids else None
-        node = position.nodes.get(
-            None
-            if last is None
-            else (
-                PLAYERS[seat[last.player]],
-                *_bid_key(last.bid),
-                min(len(round_.bids), self.depth),
-            )
-        )
+        found = lastbid.node_id(state, self.depth, self.memory)
+        node = position.nodes.get(None if found is None else (PLAYERS[seat[found[0]]], *found[1:]))
         me = seat[view.viewer]
         row = position.hands[me].get(tuple(sorted(view.own_dice)))
         if node is None or row is None or position.actor[node] != me:
@@ -118,10 +112,6 @@ class Book:
             return None
         chances = position.policy[node][row]
         return {action: float(p) for action, p in zip(actions, chances, strict=True) if p > 0.0}
-
-
-def _bid_key(bid: Bid) -> tuple[int, int]:
-    return bid.quantity, bid.face
 
 
 def _move(action: Action) -> Move:
@@ -152,10 +142,12 @@ def build(
     progress: Callable[[str], None] | None = None,
     starts: Iterable[PositionKey] = (),
     blind_opening: bool = True,
+    memory: int = 1,
 ) -> Book:
     """Every position reached from ``max_dice`` each (or from ``starts``, with at most
     ``max_dice`` dice each), solved by ``iterations`` of CFR+ on nodes counting the bids up to
-    ``depth``, the opener's moves from a solve with the opening blind unless
+    ``depth`` and remembering ``memory`` bids (1 or 2), the opener's moves from a solve with
+    the opening blind unless
     ``blind_opening`` is false (see the module); ``progress`` is told a line per position solved.
     :class:`Unsolvable` for rules the last-bid solver does not take."""
     solved: dict[PositionKey, tuple[lastbid.Graph, lastbid.Strategy, float]] = {}
@@ -179,7 +171,8 @@ def build(
     def solve(state: GameState) -> float:
         found = key(state)
         if found not in solved:
-            graph = lastbid.build(rules, dealt_root(rules, state), worth(state.dice_in_play), depth)
+            root = dealt_root(rules, state)
+            graph = lastbid.build(rules, root, worth(state.dice_in_play), depth, memory)
             started = time.perf_counter()
             strategy, _ = lastbid.solve(graph, iterations)
             if blind_opening:
@@ -199,7 +192,7 @@ def build(
         found: _position(graph, strategy, value)
         for found, (graph, strategy, value) in solved.items()
     }
-    return Book(rules_key(rules), positions, iterations, max_dice, depth, blind_opening)
+    return Book(rules_key(rules), positions, iterations, max_dice, depth, blind_opening, memory)
 
 
 def _opened_blind(
@@ -274,6 +267,7 @@ def save(book: Book, rules: Ruleset, where: Path) -> Path:
         "max_dice": book.max_dice,
         "depth": book.depth,
         "blind_opening": book.blind_opening,
+        "memory": book.memory,
         "positions": index,
     }
     arrays["header"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
@@ -330,6 +324,7 @@ def _read(arrays: Mapping[str, np.ndarray], rules: Ruleset, path: Path) -> Book:
         header["max_dice"],
         header["depth"],
         header["blind_opening"],
+        header.get("memory", 1),
     )
 
 

@@ -56,9 +56,11 @@ Matrix = npt.NDArray[np.floating]
 FAST = np.float32
 """What CFR+ computes in (half the memory traffic of float64; values are exact in
 :func:`game_value`)."""
-NodeId = tuple[str, int, int, int] | None
+NodeId = tuple[str, int, int, int] | tuple[str, int, int, int, int, int] | None
 """A node: ``(bidder, quantity, face, bids)`` of the bid on the table and the number of bids made
-(counted up to the graph's ``depth``), or ``None`` for the opening."""
+(counted up to the graph's ``depth``), with the quantity and face of the bid before it
+(``0, 0`` for none) where the graph remembers two bids (``memory`` 2), or ``None`` for the
+opening."""
 
 
 @attrs.frozen(eq=False)
@@ -83,21 +85,51 @@ class Graph:
         return {node: number for number, node in enumerate(self.nodes)}
 
 
-def node_id(state: GameState, depth: int = 1) -> NodeId:
-    """The node of ``state`` (a round being played): its last bid and bidder and the number of
-    bids made up to ``depth``, or the opening."""
+def node_id(state: GameState, depth: int = 1, memory: int = 1) -> NodeId:
+    """The node of ``state`` (a round being played): its last bid and bidder, the number of
+    bids made up to ``depth`` and, with ``memory`` 2, the bid before the last; or the opening."""
     assert state.round is not None
-    if not state.round.bids:
+    bids = state.round.bids
+    if not bids:
         return None
-    placed = state.round.bids[-1]
-    return placed.player, placed.bid.quantity, placed.bid.face, min(len(state.round.bids), depth)
+    before = bids[-2].bid if len(bids) > 1 else None
+    return _node(bids[-1].player, bids[-1].bid, min(len(bids), depth), before, memory)
+
+
+def _node(player: str, bid: Bid, made: int, before: Bid | None, memory: int) -> NodeId:
+    """The node of ``bid`` by ``player`` as the ``made``-th bid counted, after ``before``."""
+    if memory == 1:
+        return player, bid.quantity, bid.face, made
+    return (
+        player,
+        bid.quantity,
+        bid.face,
+        made,
+        0 if before is None else before.quantity,
+        0 if before is None else before.face,
+    )
+
+
+def _kid(state: GameState, action: BidAction, depth: int, memory: int) -> NodeId:
+    """The node ``action`` (a raise) leads to from ``state``."""
+    assert state.round is not None
+    bids = state.round.bids
+    before = bids[-1].bid if bids else None
+    return _node(action.player, action.bid, min(len(bids) + 1, depth), before, memory)
 
 
 def build(
-    rules: Ruleset, root: GameState, value: Callable[[GameState], float], depth: int = 1
+    rules: Ruleset,
+    root: GameState,
+    value: Callable[[GameState], float],
+    depth: int = 1,
+    memory: int = 1,
 ) -> Graph:
     """The last-bid graph of the round at ``root`` (hidden, before any bid), each call valued by
-    ``value`` of the state after it (player 0's worth). See the module for what it refuses."""
+    ``value`` of the state after it (player 0's worth), its nodes as :func:`node_id` makes them
+    with ``depth`` and ``memory``. See the module for what it refuses."""
+    if memory not in (1, 2):
+        raise ValueError(f"a graph remembers the last bid or the last two, not {memory}")
     if rules.bid_kind is not COUNT_OF_FACE:
         raise Unsolvable("the last-bid solver takes bids on a count of a face only")
     first, second = root.alive
@@ -109,16 +141,13 @@ def build(
     while pending:
         state = states[pending.pop()]
         assert state.round is not None
-        made = min(len(state.round.bids) + 1, depth)
         for action in legal_moves(rules, state, state.round.turn):
             if isinstance(action, BidAction):
-                kid = (action.player, action.bid.quantity, action.bid.face, made)
+                kid = _kid(state, action, depth, memory)
                 if kid not in states:
                     states[kid] = after_bid(rules, state, action)
                     pending.append(kid)
-    order = sorted(
-        states, key=lambda node: (-1,) if node is None else (0, rank(_bid(node)), node[3])
-    )
+    order = sorted(states, key=lambda node: _sort_key(rank, node))
     number = {node: n for n, node in enumerate(order)}
     rulings = _Rulings(rules, players, dealt, value)
     actor, actions, kids = [], [], []
@@ -126,13 +155,12 @@ def build(
         state = states[node]
         assert state.round is not None
         moves = legal_moves(rules, state, state.round.turn)
-        made = min(len(state.round.bids) + 1, depth)
         actor.append(players.index(state.round.turn))
         actions.append(moves)
         found: list[int] = []
         for move in moves:
             if isinstance(move, BidAction):
-                child = number[(move.player, move.bid.quantity, move.bid.face, made)]
+                child = number[_kid(state, move, depth, memory)]
                 if child <= number[node]:
                     raise Unsolvable(f"a raise to {move.bid} does not rank above the bid it raises")
                 found.append(child)
@@ -152,8 +180,14 @@ def build(
     )
 
 
-def _bid(node: tuple[str, int, int, int]) -> Bid:
-    return Bid(node[1], node[2])
+def _sort_key(rank: Callable[[Bid], object], node: NodeId) -> tuple[object, ...]:
+    """Where a node comes in bid order: the opening, then by its bid's rank, the bids counted
+    and the bid before it (none first)."""
+    if node is None:
+        return (-1,)
+    before = node[4:]
+    earlier = (1, rank(Bid(before[0], before[1]))) if len(before) == 2 and before[0] else (0,)
+    return (0, rank(Bid(node[1], node[2])), node[3], earlier)
 
 
 class _Rulings:
