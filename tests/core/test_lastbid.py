@@ -80,23 +80,26 @@ def test_cfr_makes_the_policy_harder_to_exploit_in_the_real_game(rules: Ruleset)
     assert late < 0.25 < early
 
 
+def _book_exploitability(rules: Ruleset, solved: book.Book) -> float:
+    """What best responses win against ``solved`` at one die each, P0 opening, in the real game."""
+
+    def played(view: PlayerView) -> Mapping[Action, float]:
+        found = solved.policy(rules, view)
+        assert found is not None
+        return found
+
+    start = book.start(1, 1, 0, 1)
+    return measure(rules, start, dict.fromkeys(book.PLAYERS, played)).exploitability
+
+
 def test_the_blind_opener_makes_the_book_harder_to_exploit(rules: Ruleset) -> None:
     """One die each, measured in the real game (docs/bots.md): the book whose opener plays the
     blind solve gives a best response less (0.14) than the one whose opener bids by its hand
     (0.16)."""
 
-    def exploitability(solved: book.Book) -> float:
-        def played(view: PlayerView) -> Mapping[Action, float]:
-            found = solved.policy(rules, view)
-            assert found is not None
-            return found
-
-        start = book.start(1, 1, 0, 1)
-        return measure(rules, start, dict.fromkeys(book.PLAYERS, played)).exploitability
-
-    blind = exploitability(book.build(rules, 1, starts=[(1, 1, 0)]))
-    by_hand = exploitability(book.build(rules, 1, starts=[(1, 1, 0)], blind_opening=False))
-    assert blind < by_hand - 0.01
+    blind = _book_exploitability(rules, book.build(rules, 1, starts=[(1, 1, 0)]))
+    by_hand = book.build(rules, 1, starts=[(1, 1, 0)], blind_opening=False)
+    assert blind < _book_exploitability(rules, by_hand) - 0.01
 
 
 def test_remembering_the_bid_before_the_last_halves_the_exploitability(
@@ -106,21 +109,12 @@ def test_remembering_the_bid_before_the_last_halves_the_exploitability(
     whose nodes remember the last two bids gives a best response 0.07, one remembering the last
     bid 0.16; the larger book reads back from disk and is found by its nodes."""
 
-    def exploitability(solved: book.Book) -> float:
-        def played(view: PlayerView) -> Mapping[Action, float]:
-            found = solved.policy(rules, view)
-            assert found is not None
-            return found
-
-        start = book.start(1, 1, 0, 1)
-        return measure(rules, start, dict.fromkeys(book.PLAYERS, played)).exploitability
-
     two = book.build(rules, 1, starts=[(1, 1, 0)], blind_opening=False, memory=2)
     book.save(two, rules, tmp_path)
     again = book.load(rules, tmp_path)
     assert again is not None and again.memory == 2
     one = book.build(rules, 1, starts=[(1, 1, 0)], blind_opening=False)
-    assert exploitability(again) < 0.1 < 0.15 < exploitability(one)
+    assert _book_exploitability(rules, again) < 0.1 < 0.15 < _book_exploitability(rules, one)
     with pytest.raises(ValueError, match="the last bid or the last two"):
         lastbid.build(rules, dealt_root(rules, book.start(1, 1, 0, 1)), _final, memory=3)
 
