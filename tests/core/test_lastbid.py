@@ -96,7 +96,6 @@ def test_the_blind_opener_makes_the_book_harder_to_exploit(rules: Ruleset) -> No
     """One die each, measured in the real game (docs/bots.md): the book whose opener plays the
     blind solve gives a best response less (0.14) than the one whose opener bids by its hand
     (0.16)."""
-
     blind = _book_exploitability(rules, book.build(rules, 1, starts=[(1, 1, 0)]))
     by_hand = book.build(rules, 1, starts=[(1, 1, 0)], blind_opening=False)
     assert blind < _book_exploitability(rules, by_hand) - 0.01

@@ -147,6 +147,24 @@ def test_the_levels_keep_their_order(preset: str) -> None:
         assert rate[strong] > rate[weak], (strong, weak, rate)
 
 
+def test_at_a_full_table_it_never_looks_for_a_book(
+    rules_of_preset: Callable[[str], Ruleset], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A book is heads-up only: with three or more players alive a decision does not look for
+    one on disk."""
+
+    def looked(rules: Ruleset) -> None:
+        raise AssertionError("looked for a book at a full table")
+
+    rules = rules_of_preset("dudo")
+    full = [state for state in _situations(rules, 3, 40, players=4) if len(state.alive) > 2]
+    monkeypatch.setattr(endgame.book, "find", looked)
+    for state in full:
+        assert state.round is not None
+        assert MixedBot(rules, Random(0)).policy(player_view(rules, state, state.round.turn))
+    assert full
+
+
 def test_at_a_full_table_its_opening_tells_nothing(
     rules_of_preset: Callable[[str], Ruleset],
 ) -> None:

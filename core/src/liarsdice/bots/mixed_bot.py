@@ -48,10 +48,10 @@ heuristic's policy: the book makes it hard to exploit, the heuristic punishes pr
 (docs/bots.md measures the blend). Where the book's opener plays a round solved with the opening
 blind (one policy whatever the hand; books are built so by default), its opening there is the
 book's alone, with none of the heuristic blended in: its opening bid heads-up tells nothing of
-its hand. Nor does the heuristic make a call that is right
-only on the exact count (calza, the casino's exact) there: that is priced on one count of its
-beliefs, which a bidder who follows its face fools (against the reader at the casino, 28 of its
-181 exact calls were right); the heuristic's weight on one goes to the book's policy.
+its hand. Nor does the heuristic make a call that is right only on the exact count (calza, the
+casino's exact) there: that is priced on one count of its beliefs, which a bidder who follows
+its face fools (against the reader at the casino, 28 of its 181 exact calls were right); the
+heuristic's weight on one goes to the book's policy.
 ``book`` gives one, or ``"off"``; ``endgames="off"`` plays neither.
 
 When the rules let calls be made out of turn, it makes them there as the other bots do.
@@ -166,13 +166,13 @@ class MixedBot:
         solved = self.endgame_policy(view)
         if solved is not None:
             return solved
-        found = self._book()
+        found = self._heads_up_book(view)
         booked = None if found is None else found.policy(self.rules, view)
-        if booked is not None and found is not None and found.blind_opening and not view.bids:
+        if found is None or booked is None:
+            return self.heuristic_policy(view)
+        if found.blind_opening and not view.bids:
             return booked
         heuristic = self.heuristic_policy(view)
-        if booked is None:
-            return heuristic
         return _blend(booked, heuristic, self.exploit, self._priced_on_the_exact_count)
 
     def _priced_on_the_exact_count(self, action: Action) -> bool:
@@ -221,16 +221,11 @@ class MixedBot:
         total = sum(policy.values())  # the solver rounds to 1/10000
         return {action: p / total for action, p in policy.items() if p > 0.0}
 
-    def book_policy(self, view: PlayerView) -> Policy | None:
-        """The policy of the ruleset's book of heads-up positions at ``view``
-        (:mod:`liarsdice.endgame.book`), or ``None``: no book built, book or endgames ``"off"``,
-        not two players, or a position or move the book does not hold."""
-        found = self._book() if sum(seat.alive for seat in view.seats) == 2 else None
-        return None if found is None else found.policy(self.rules, view)
-
-    def _book(self) -> endgame.Book | None:
-        """The book it plays, if any (``None`` with the book or the endgames ``"off"``)."""
-        if self.endgames == "off" or self.book == "off":
+    def _heads_up_book(self, view: PlayerView) -> endgame.Book | None:
+        """The book it plays at ``view``: with two players alive, the one given or the one
+        built for its rules; ``None`` with more players, none built, or the book or the
+        endgames ``"off"``."""
+        if self.endgames == "off" or self.book == "off" or sum(s.alive for s in view.seats) != 2:
             return None
         return endgame.book.find(self.rules) if self.book == "find" else self.book
 

@@ -58,7 +58,7 @@ directory_option = click.option(
     default=1,
     show_default=True,
     type=click.IntRange(1, 2),
-    help="Bids a player remembers (1: the last; 2: the last two, a graph about 15 times larger).",
+    help="Bids a player remembers (1: the last; 2: the last two, a graph 15 to 25 times larger).",
 )
 @directory_option
 def build(

@@ -147,8 +147,8 @@ def build(
     """Every position reached from ``max_dice`` each (or from ``starts``, with at most
     ``max_dice`` dice each), solved by ``iterations`` of CFR+ on nodes counting the bids up to
     ``depth`` and remembering ``memory`` bids (1 or 2), the opener's moves from a solve with
-    the opening blind unless
-    ``blind_opening`` is false (see the module); ``progress`` is told a line per position solved.
+    the opening blind unless ``blind_opening`` is false (see the module); ``progress`` is told a
+    line per position solved.
     :class:`Unsolvable` for rules the last-bid solver does not take."""
     solved: dict[PositionKey, tuple[lastbid.Graph, lastbid.Strategy, float]] = {}
 
