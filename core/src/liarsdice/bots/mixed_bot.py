@@ -52,6 +52,9 @@ its hand. Nor does the heuristic make a call that is right only on the exact cou
 casino's exact) there: that is priced on one count of its beliefs, which a bidder who follows
 its face fools (against the reader at the casino, 28 of its 181 exact calls were right); the
 heuristic's weight on one goes to the book's policy.
+Where the book holds the round solved exactly (``liarsdice endgames build`` solves the rounds
+with three dice in play on their whole trees: :mod:`liarsdice.endgame.exact`), it plays that
+policy alone, as it plays its solved endgames.
 ``book`` gives one, or ``"off"``; ``endgames="off"`` plays neither.
 
 When the rules let calls be made out of turn, it makes them there as the other bots do.
@@ -159,14 +162,17 @@ class MixedBot:
         return table, found
 
     def policy(self, view: PlayerView) -> Policy:
-        """A solved endgame's policy where there is one; else the heuristic's (every choice
-        within :data:`MARGIN` of the best, weighted by value, an opening disguised), blended
-        into the book's where the book has the position, or the book's alone at an opening if
-        its opener plays blind (see the module docstring)."""
+        """A solved endgame's policy where there is one, or the book's exactly solved round's;
+        else the heuristic's (every choice within :data:`MARGIN` of the best, weighted by value,
+        an opening disguised), blended into the book's where the book has the position, or the
+        book's alone at an opening if its opener plays blind (see the module docstring)."""
         solved = self.endgame_policy(view)
         if solved is not None:
             return solved
         found = self._heads_up_book(view)
+        exact = None if found is None else found.exact_policy(self.rules, view)
+        if exact is not None:
+            return exact
         booked = None if found is None else found.policy(self.rules, view)
         if found is None or booked is None:
             return self.heuristic_policy(view)

@@ -60,6 +60,13 @@ directory_option = click.option(
     type=click.IntRange(1, 2),
     help="Bids a player remembers (1: the last; 2: the last two, a graph 15 to 25 times larger).",
 )
+@click.option(
+    "--exact-dice",
+    default=3,
+    show_default=True,
+    type=click.IntRange(0, 3),
+    help="Solve the rounds with this many dice in play exactly, on their whole trees (0: none).",
+)
 @directory_option
 def build(
     preset: str | None,
@@ -69,6 +76,7 @@ def build(
     iterations: int,
     depth: int,
     memory: int,
+    exact_dice: int,
     directory: str | None,
 ) -> None:
     """Solve every heads-up position of a ruleset up to MAX_DICE each and save the book."""
@@ -76,7 +84,15 @@ def build(
     where = _where(directory)
     started = time.perf_counter()
     try:
-        built = book.build(rules, max_dice, iterations, depth, progress=click.echo, memory=memory)
+        built = book.build(
+            rules,
+            max_dice,
+            iterations,
+            depth,
+            progress=click.echo,
+            memory=memory,
+            exact_dice=exact_dice,
+        )
     except Unsolvable as error:
         raise click.ClickException(f"the book cannot be built: {error.reason}") from None
     path = book.save(built, rules, where)
@@ -111,5 +127,12 @@ def show(
         f"{found.iterations} CFR+ iterations each, "
         f"{'the last bid' if found.memory == 1 else 'the last two bids'} remembered, "
         f"{'a blind opening' if found.blind_opening else 'the opening by the hand'}, "
-        "checksum matches"
+        f"{_exact(found)}, checksum matches"
     )
+
+
+def _exact(found: book.Book) -> str:
+    if found.exact is None:
+        return "no round solved exactly"
+    nodes = len(found.exact)
+    return f"the rounds with {found.exact_dice} dice in play solved exactly ({nodes:,} nodes)"

@@ -28,7 +28,9 @@ assumptions), :mod:`~liarsdice.endgame.names` (the players renamed by seat),
 :mod:`~liarsdice.endgame.sweep` (solving them, cycles included), :mod:`~liarsdice.endgame.store`
 (the caches) and :mod:`~liarsdice.endgame.solving` (the way in). Beside them,
 :mod:`~liarsdice.endgame.response` measures any policies (a bot's, a solved endgame's) by exact
-best responses over whole two-player games.
+best responses over whole two-player games, :mod:`~liarsdice.endgame.lastbid` solves heads-up
+rounds on the last bid, :mod:`~liarsdice.endgame.exact` keeps solved rounds compact, and
+:mod:`~liarsdice.endgame.book` keeps both for a ruleset, built once by a command.
 """
 
 from __future__ import annotations

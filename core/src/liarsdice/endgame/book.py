@@ -11,6 +11,10 @@ it): their opening bid tells nothing of their hand. The other player plays the f
 whose answers do not take the opener's bid to be blind (the bots and people they meet open by
 their hands).
 
+With ``exact_dice`` (3, say), a book also holds the rounds with that many dice in play solved
+exactly, on their whole trees (:mod:`~liarsdice.endgame.exact`: every bid remembered, no
+abstraction), which :meth:`Book.exact_policy` gives.
+
 A book is found by the dice of the two living players and who opens, whatever the seats' names,
 the table's size or the public plugin state (a revolver's chambers, which the book takes as they
 were where it met the position first): :meth:`Book.policy` gives the solved policy at a player's
@@ -34,7 +38,7 @@ from pathlib import Path
 import attrs
 import numpy as np
 
-from liarsdice.endgame import lastbid
+from liarsdice.endgame import exact, lastbid
 from liarsdice.endgame.rounds import Hand, dealt_root, hands, legal_moves
 from liarsdice.endgame.store import default_directory, rules_key
 from liarsdice.models import Action, Bid, BidAction, CallAction, GameState, PlayerState
@@ -79,7 +83,7 @@ class Book:
     ``max_dice`` each, nodes that count the bids made up to ``depth`` (1: the last bid alone;
     :func:`liarsdice.endgame.lastbid.node_id`), remembering the last bid or the last two
     (``memory``), with a ``blind_opening`` (one opening policy whatever the opener's hand) or
-    not."""
+    not; ``exact`` the rounds with ``exact_dice`` dice in play solved exactly, or ``None``."""
 
     rules: str
     positions: dict[PositionKey, Position]
@@ -88,6 +92,13 @@ class Book:
     depth: int = 1
     blind_opening: bool = False
     memory: int = 1
+    exact: exact.ExactRounds | None = None
+    exact_dice: int = 0
+
+    def exact_policy(self, rules: Ruleset, view: PlayerView) -> dict[Action, float] | None:
+        """The exactly solved policy at ``view``, in the viewer's name; ``None`` where the book
+        holds no exact round with that node (:meth:`~liarsdice.endgame.exact.ExactRounds.policy`)."""
+        return None if self.exact is None else self.exact.policy(rules, view)
 
     def policy(self, rules: Ruleset, view: PlayerView) -> dict[Action, float] | None:
         """The solved policy at ``view``, in the viewer's name; ``None`` if the book has no such
@@ -143,13 +154,15 @@ def build(
     starts: Iterable[PositionKey] = (),
     blind_opening: bool = True,
     memory: int = 1,
+    exact_dice: int = 0,
 ) -> Book:
     """Every position reached from ``max_dice`` each (or from ``starts``, with at most
     ``max_dice`` dice each), solved by ``iterations`` of CFR+ on nodes counting the bids up to
     ``depth`` and remembering ``memory`` bids (1 or 2), the opener's moves from a solve with
-    the opening blind unless ``blind_opening`` is false (see the module); ``progress`` is told a
-    line per position solved.
-    :class:`Unsolvable` for rules the last-bid solver does not take."""
+    the opening blind unless ``blind_opening`` is false (see the module), and with
+    ``exact_dice``, the rounds of the positions reached with that many dice in play solved
+    exactly too (0: none); ``progress`` is told a line per position solved.
+    :class:`Unsolvable` for rules a solver does not take."""
     solved: dict[PositionKey, tuple[lastbid.Graph, lastbid.Strategy, float]] = {}
 
     def key(state: GameState) -> PositionKey:
@@ -192,7 +205,21 @@ def build(
         found: _position(graph, strategy, value)
         for found, (graph, strategy, value) in solved.items()
     }
-    return Book(rules_key(rules), positions, iterations, max_dice, depth, blind_opening, memory)
+    exact_starts = [
+        start(*found, max_dice) for found in sorted(solved) if sum(found[:2]) == exact_dice
+    ]
+    exact_rounds = exact.build(rules, exact_starts, exact_dice, progress) if exact_starts else None
+    return Book(
+        rules_key(rules),
+        positions,
+        iterations,
+        max_dice,
+        depth,
+        blind_opening,
+        memory,
+        exact_rounds,
+        exact_dice,
+    )
 
 
 def _opened_blind(
@@ -269,7 +296,11 @@ def save(book: Book, rules: Ruleset, where: Path) -> Path:
         "blind_opening": book.blind_opening,
         "memory": book.memory,
         "positions": index,
+        "exact_dice": book.exact_dice,
     }
+    if book.exact is not None:
+        header["exact_calls"] = list(book.exact.calls)
+        arrays.update({f"exact_{name}": array for name, array in book.exact.arrays().items()})
     arrays["header"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **arrays)  # type: ignore[arg-type]  # numpy's stub: allow_pickle
@@ -317,6 +348,10 @@ def _read(arrays: Mapping[str, np.ndarray], rules: Ruleset, path: Path) -> Book:
             actor=tuple(entry["actor"]),
             value=entry["value"],
         )
+    exact_rounds = None
+    if "exact_calls" in header:
+        saved = {name: arrays[f"exact_{name}"] for name in exact.ARRAYS}
+        exact_rounds = exact.ExactRounds.from_arrays(saved, header["exact_calls"])
     return Book(
         header["rules"],
         positions,
@@ -325,6 +360,8 @@ def _read(arrays: Mapping[str, np.ndarray], rules: Ruleset, path: Path) -> Book:
         header["depth"],
         header["blind_opening"],
         header.get("memory", 1),
+        exact_rounds,
+        header.get("exact_dice", 0),
     )
 
 
