@@ -2,6 +2,10 @@
 
 Usage: uv run python benchmarks/best_response.py [--tables 1v1 2v1 1v2 2x2]
        [--policies odds bayes mixed cfr] [--openspiel] [--iterations 200] [--memory 1]
+       [--rules wild-sixes+dice-loss]
+
+``--rules`` plays another ruleset: ``dice-loss`` (the baseline, ones wild, with dice loss), or a
+preset of ``bot_rulesets.py`` (``dudo``, ``perudo``) at two players.
 
 For each table (the first player's dice v the second's; the first opens) and each policy (a bot
 kind in both seats, ``mixed-heuristic`` for ``mixed`` without its endgames, ``uniform`` for every
@@ -25,9 +29,11 @@ With ``--openspiel``: uniform play's exploitability on OpenSpiel's own ``liars_d
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 import types
 from collections.abc import Mapping
+from pathlib import Path
 from random import Random
 
 from liarsdice import Ruleset, VariantInfo, hookimpl
@@ -38,6 +44,9 @@ from liarsdice.endgame.response import Policy, measure, uniform
 from liarsdice.models import Action, GameState, PlayerState
 from liarsdice.testing.plugins import extra_variants
 from liarsdice.views import PlayerView
+
+sys.path.insert(0, str(Path(__file__).parent))
+from bot_rulesets import ruleset
 
 TABLES = {"1v1": (1, 1), "2v1": (2, 1), "1v2": (1, 2), "2x2": (2, 2)}
 NAMES = ("P0", "P1")
@@ -93,8 +102,19 @@ def policies(
     return {name: bot.policy for name, bot in zip(NAMES, bots, strict=True)}
 
 
-def figures(tables: list[str], kinds: list[str], iterations: int, memory: int) -> None:
-    rules = Ruleset.build(["wild-sixes", "dice-loss"])
+RULES = ("wild-sixes+dice-loss", "dice-loss", "dudo", "perudo")
+
+
+def rules_named(name: str) -> Ruleset:
+    """The ruleset ``name`` of :data:`RULES`."""
+    if name == "wild-sixes+dice-loss":
+        return Ruleset.build(["wild-sixes", "dice-loss"])
+    return ruleset(name)
+
+
+def figures(
+    rules: Ruleset, tables: list[str], kinds: list[str], iterations: int, memory: int
+) -> None:
     print(f"{rules!r}, two players: exploitability = mean over seats of best response per game")
     print(
         f"{'table':<6} {'policy':<15} {'expl':>7} {'br P0':>8} {'br P1':>8} {'P0 own':>8} {'s':>7}"
@@ -180,10 +200,11 @@ def main() -> None:
         "--iterations", type=int, default=book.ITERATIONS, help="CFR+ iterations a book position"
     )
     parser.add_argument("--memory", type=int, default=1, help="bids a book remembers (1 or 2)")
+    parser.add_argument("--rules", choices=RULES, default=RULES[0], help="the ruleset played")
     args = parser.parse_args()
     if args.openspiel:
         against_openspiel()
-    figures(args.tables, args.policies, args.iterations, args.memory)
+    figures(rules_named(args.rules), args.tables, args.policies, args.iterations, args.memory)
 
 
 if __name__ == "__main__":
