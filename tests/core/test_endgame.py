@@ -142,6 +142,105 @@ def test_openspiel_measures_the_same_exploitability(openspiel_game: Endgame) -> 
     )
 
 
+def reference_cfr_plus(
+    tree: rounds.RoundTree, payoffs: Sequence[float], iterations: int
+) -> list[list[list[float]]]:
+    """CFR+ written plainly, one pair of hands at a time: the average strategy (weighted by the
+    iteration squared), hand-major, after ``iterations``."""
+    regrets = _blank(tree)
+    sums = _blank(tree)
+    for t in range(1, iterations + 1):
+        for player in (0, 1):
+            _reference_pass(tree, payoffs, player, float(t) ** 2, regrets, sums)
+    return [[_matched(row) for row in node] for node in sums]
+
+
+def _blank(tree: rounds.RoundTree) -> list[list[list[float]]]:
+    return [[[0.0] * len(k) for _ in tree.hands[tree.actor[n]]] for n, k in enumerate(tree.kids)]
+
+
+def _matched(row: list[float]) -> list[float]:
+    total = sum(row)
+    return [x / total for x in row] if total > 0.0 else [1.0 / len(row)] * len(row)
+
+
+def _reference_pass(
+    tree: rounds.RoundTree,
+    payoffs: Sequence[float],
+    player: int,
+    weight: float,
+    regrets: list[list[list[float]]],
+    sums: list[list[list[float]]],
+) -> None:
+    """``player``'s update: their reach added to ``sums``, their ``regrets`` updated."""
+    actor, kids = tree.actor, tree.kids
+    sign = 1.0 if player == 0 else -1.0
+    current = [[_matched(row) for row in node] for node in regrets]
+    gains = _blank(tree)
+
+    def payoff(c: int, h0: int, h1: int) -> float:
+        table = tree.tables[c]
+        return sum(payoffs[o] * p for o, p in table.cells[table.rows[h0]][table.cols[h1]])
+
+    def walk(node: int, hands: tuple[int, int], other: float) -> float:
+        """``player``'s value below ``node``, the other's reach (with chance) ``other``."""
+        mover = actor[node]
+        strategy = current[node][hands[mover]]
+        values = []
+        for kid, chance in zip(kids[node], strategy, strict=True):
+            below = other if mover == player else other * chance
+            values.append(
+                walk(kid, hands, below) if kid >= 0 else sign * below * payoff(~kid, *hands)
+            )
+        if mover != player:
+            return sum(values)
+        expected = sum(s * v for s, v in zip(strategy, values, strict=True))
+        row = gains[node][hands[player]]
+        for a, v in enumerate(values):
+            row[a] += v - expected
+        return expected
+
+    def average(node: int, hand: int, own: float) -> None:
+        for a, kid in enumerate(kids[node]):
+            reach = own
+            if actor[node] == player:
+                reach = own * current[node][hand][a]
+                sums[node][hand][a] += reach
+            if kid >= 0:
+                average(kid, hand, reach)
+
+    for hand in range(len(tree.hands[player])):
+        average(0, hand, weight)
+    for h0, c0 in enumerate(tree.chances[0]):
+        for h1, c1 in enumerate(tree.chances[1]):
+            walk(0, (h0, h1), c1 if player == 0 else c0)
+    for node in range(len(kids)):
+        if actor[node] == player:
+            regrets[node] = [
+                [max(r + g, 0.0) for r, g in zip(rs, gs, strict=True)]
+                for rs, gs in zip(regrets[node], gains[node], strict=True)
+            ]
+
+
+@pytest.mark.parametrize("dice", [(2, 1), (1, 2)])
+def test_cfr_plus_is_the_plain_algorithm(two_faces_rules: Ruleset, dice: tuple[int, int]) -> None:
+    """The vectorised solver's average after a few iterations is the plain algorithm's, with a
+    round that goes on (a payoff of 0.25) besides the game won or lost."""
+    tree = rounds.build(two_faces_rules, rounds.dealt_root(two_faces_rules, table(*dice)))
+    payoffs = [0.25 if (p := tree.payoff(outcome)) is None else p for outcome in tree.outcomes]
+    solver = cfr.Solver(tree)
+    solver.set_payoffs(payoffs)
+    solver.run(5)
+    found = solver.average()
+    expected = reference_cfr_plus(tree, payoffs, 5)
+    for node, dists in zip(expected, found, strict=True):
+        for dist, got in zip(node, dists, strict=True):
+            assert got == pytest.approx(dist, abs=1e-9)
+    assert solver.exploitability(payoffs) == pytest.approx(
+        cfr.exploitability(tree, payoffs, found), abs=1e-12
+    )
+
+
 def play_rounds(rules: Ruleset, endgame: Endgame, start: GameState, rounds: int) -> set[Any]:
     """Deal ``start``'s round ``rounds`` times and play it out by ``endgame``'s policy, checking
     at every decision that the policy is a distribution over exactly the legal moves; the bid

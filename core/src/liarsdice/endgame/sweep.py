@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from liarsdice.endgame.cfr import Solver, evaluate, exploitability, outcome_reach
+from liarsdice.endgame.cfr import Solver, evaluate, outcome_reach
 from liarsdice.endgame.graph import Graph
 from liarsdice.endgame.rounds import NodeKey, Unsolvable
 from liarsdice.endgame.solution import SolvedRound, playable, published
@@ -83,11 +83,11 @@ def _run(solver: Solver, payoffs: list[float], target: float, max_iterations: in
     solver.set_payoffs(payoffs)
     seen: list[tuple[int, float]] = []
     if solver.iterations:
-        seen.append((solver.iterations, exploitability(solver.tree, payoffs, solver.average())))
+        seen.append((solver.iterations, solver.exploitability(payoffs)))
     while solver.iterations < max_iterations and not (seen and seen[-1][1] <= target):
         goal = _next_look(seen, target)
         solver.run(min(goal, max_iterations) - solver.iterations)
-        seen.append((solver.iterations, exploitability(solver.tree, payoffs, solver.average())))
+        seen.append((solver.iterations, solver.exploitability(payoffs)))
 
 
 def _next_look(seen: Sequence[tuple[int, float]], target: float) -> int:
