@@ -30,6 +30,10 @@ from liarsdice.endgame.rounds import RoundTree
 
 Floats = NDArray[np.float64]
 Ints = NDArray[np.intp]
+Run = tuple[int, int, int, int]
+"""``(edge, node, count, actions)``: ``count`` nodes from ``node`` with ``actions`` edges each,
+from ``edge``: a level's nodes are in order of their number of actions, so that summing a node's
+edges is summing a block's middle axis."""
 Strategy = Sequence[Sequence[Sequence[float]]]
 """``strategy[node][hand][action]``: the chance the actor at ``node`` holding ``hand`` plays
 ``action``."""
@@ -38,16 +42,17 @@ Strategy = Sequence[Sequence[Sequence[float]]]
 @attrs.frozen(eq=False)
 class Level:
     """The nodes of one depth decided by ``actor``: ``nodes`` (new numbers), their edges
-    ``edges`` (the actor's edge numbers), each node's first edge (``starts``, from the level's
-    first), each edge's node (``parent``), the row of each edge's value in a pass up
-    (``source``: its child, or the number of nodes plus its leaf), and the edges (``inner``,
-    from the level's first) to children (``kids``) and to leaves (``outer``, ``leaves``)."""
+    ``edges`` (the actor's edge numbers), its :data:`Run` s from the level's first node and
+    edge (``runs``), each node's number of actions (``actions``), the row of each edge's value
+    in a pass up (``source``: its child, or the number of nodes plus its leaf), and the edges
+    (``inner``, from the level's first) to children (``kids``) and to leaves (``outer``,
+    ``leaves``)."""
 
     actor: int
     nodes: slice
     edges: slice
-    starts: Ints
-    parent: Ints
+    runs: tuple[Run, ...]
+    actions: Ints
     source: Ints
     inner: Ints
     kids: Ints
@@ -59,8 +64,8 @@ class Level:
 class Compiled:
     """A :class:`RoundTree` as arrays (see the module): ``order[new]`` is a node's number in the
     tree; per player ``p``: the number of their edges (``sizes[p]``), each edge's node (new
-    number, ``parents[p]``; among ``p``'s nodes, ``owner[p]``), each of ``p``'s nodes' first
-    edge (``firsts[p]``), and ``uniform[p]`` one over the edge's node's actions;
+    number, ``parents[p]``; among ``p``'s nodes, ``owner[p]``), ``p``'s nodes' :data:`Run` s
+    (``runs[p]``) and one over each one's number of actions (``uniform[p]``);
     ``tables[c]`` is table ``c``'s leaves; ``outcomes[c, h0, h1, o]`` the chance of outcome
     ``o`` at table ``c`` with hands ``h0`` and ``h1``; ``groups`` the nodes decided by one
     player with one number of actions, as ``(player, tree nodes, their edges)``."""
@@ -71,7 +76,7 @@ class Compiled:
     sizes: tuple[int, int]
     parents: tuple[Ints, Ints]
     owner: tuple[Ints, Ints]
-    firsts: tuple[Ints, Ints]
+    runs: tuple[tuple[Run, ...], tuple[Run, ...]]
     uniform: tuple[Floats, Floats]
     leaf_count: int
     tables: tuple[slice, ...]
@@ -101,7 +106,8 @@ class Compiled:
         found = np.empty((nodes + self.leaf_count, matrices.shape[2]))
         for table, leaves in enumerate(self.tables):
             part = found[nodes + leaves.start : nodes + leaves.stop]
-            np.matmul(other[leaves], matrices[table], out=part)
+            # einsum's own loop: BLAS's threads cost more than these thin products.
+            np.einsum("lq,qp->lp", other[leaves], matrices[table], out=part)
         return found
 
     def reach(self, player: int, strategy: Floats) -> tuple[Floats, Floats, Floats]:
@@ -113,10 +119,9 @@ class Compiled:
         edges = np.empty_like(strategy)
         leaves = np.empty((self.leaf_count, hands))
         for level in self.levels:
-            found = nodes[level.parent]
+            found = np.repeat(nodes[level.nodes], level.actions, axis=0)
             if level.actor == player:
-                found *= strategy[level.edges]
-                edges[level.edges] = found
+                found = np.multiply(found, strategy[level.edges], out=edges[level.edges])
             nodes[level.kids] = found[level.inner]
             leaves[level.leaves] = found[level.outer]
         return nodes, edges, leaves
@@ -130,23 +135,27 @@ class Compiled:
         for level in reversed(self.levels):
             here = found[level.source]
             if level.actor != player:
-                found[level.nodes] = np.add.reduceat(here, level.starts)
+                _reduce(np.add, here, level.runs, found[level.nodes])
             elif strategy is None:
-                found[level.nodes] = np.maximum.reduceat(here, level.starts)
+                _reduce(np.maximum, here, level.runs, found[level.nodes])
             else:
                 assert edge_values is not None
                 edge_values[level.edges] = here
                 here *= strategy[level.edges]
-                found[level.nodes] = np.add.reduceat(here, level.starts)
+                _reduce(np.add, here, level.runs, found[level.nodes])
         return edge_values
 
     def normalised(self, player: int, weights: Floats) -> Floats:
         """``weights`` (``player``'s edges x hands) divided by their node's total for each hand,
         uniform where that is 0."""
-        totals = np.add.reduceat(weights, self.firsts[player])[self.owner[player]]
+        totals = np.empty((len(self.uniform[player]), weights.shape[1]))
+        _reduce(np.add, weights, self.runs[player], totals)
         positive = totals > 0.0
-        spread = np.broadcast_to(self.uniform[player][:, None], weights.shape)
-        return np.where(positive, weights / np.where(positive, totals, 1.0), spread)
+        scale = np.divide(1.0, totals, out=np.zeros_like(totals), where=positive)
+        spread = np.where(positive, 0.0, self.uniform[player][:, None])
+        found = weights * scale[self.owner[player]]
+        found += spread[self.owner[player]]
+        return found
 
     def edge_arrays(self, strategy: Strategy) -> tuple[Floats, Floats]:
         """A hand-major ``strategy`` (tree nodes) as each player's edges x hands."""
@@ -194,7 +203,10 @@ def _compile(tree: RoundTree) -> Compiled:
     spans: list[tuple[int, list[int]]] = []
     frontier = [0]
     while frontier:
-        level = [(p, [n for n in frontier if actor[n] == p]) for p in (0, 1)]
+        level = [
+            (p, sorted((n for n in frontier if actor[n] == p), key=lambda n: len(kids[n])))
+            for p in (0, 1)
+        ]
         level = [(p, members) for p, members in level if members]
         spans += level
         order += [n for _, members in level for n in members]
@@ -211,11 +223,12 @@ def _compile(tree: RoundTree) -> Compiled:
     first = 0
     parents: tuple[list[int], list[int]] = ([], [])
     owner: tuple[list[int], list[int]] = ([], [])
-    firsts: tuple[list[int], list[int]] = ([], [])
+    runs: tuple[list[Run], list[Run]] = ([], [])
+    before = [0, 0]
     uniform: tuple[list[float], list[float]] = ([], [])
     groups: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
     for player, members in spans:
-        starts: list[int] = []
+        local: list[Run] = []
         parent: list[int] = []
         source: list[int] = []
         inner: list[int] = []
@@ -225,14 +238,17 @@ def _compile(tree: RoundTree) -> Compiled:
         base = counts[player]
         for node in members:
             edges = kids[node]
-            starts.append(len(parent))
-            firsts[player].append(base + len(parent))
+            if local and local[-1][3] == len(edges):
+                edge, at, count, _ = local[-1]
+                local[-1] = (edge, at, count + 1, len(edges))
+            else:
+                local.append((len(parent), len(uniform[player]) - before[player], 1, len(edges)))
+            uniform[player].append(1.0 / len(edges))
             group = groups.setdefault((player, len(edges)), ([], []))
             group[0].append(node)
             group[1].extend(range(base + len(parent), base + len(parent) + len(edges)))
             for kid in edges:
-                owner[player].append(len(firsts[player]) - 1)
-                uniform[player].append(1.0 / len(edges))
+                owner[player].append(len(uniform[player]) - 1)
                 if kid >= 0:
                     inner.append(len(parent))
                     children.append(new[kid])
@@ -245,13 +261,15 @@ def _compile(tree: RoundTree) -> Compiled:
                 parent.append(new[node])
         counts[player] += len(parent)
         parents[player].extend(parent)
+        runs[player].extend((e + base, n + before[player], c, d) for e, n, c, d in local)
+        before[player] = len(uniform[player])
         levels.append(
             Level(
                 player,
                 slice(first, first + len(members)),
                 slice(base, counts[player]),
-                _ints(starts),
-                _ints(parent),
+                tuple(local),
+                _ints([len(kids[n]) for n in members]),
                 _ints(source),
                 _ints(inner),
                 _ints(children),
@@ -268,13 +286,20 @@ def _compile(tree: RoundTree) -> Compiled:
         (counts[0], counts[1]),
         (_ints(parents[0]), _ints(parents[1])),
         (_ints(owner[0]), _ints(owner[1])),
-        (_ints(firsts[0]), _ints(firsts[1])),
+        (tuple(runs[0]), tuple(runs[1])),
         (np.array(uniform[0]), np.array(uniform[1])),
         len(leaf_tables),
         tuple(slice(int(a), int(b)) for a, b in itertools.pairwise(bounds)),
         _outcomes(tree),
         tuple((p, _ints(nodes), _ints(edges)) for (p, _), (nodes, edges) in groups.items()),
     )
+
+
+def _reduce(ufunc: np.ufunc, edges: Floats, runs: Sequence[Run], nodes: Floats) -> None:
+    """``ufunc`` over each node's rows of ``edges`` (edges x hands) into its row of ``nodes``."""
+    for edge, node, count, actions in runs:
+        block = edges[edge : edge + count * actions].reshape(count, actions, edges.shape[1])
+        ufunc.reduce(block, axis=1, out=nodes[node : node + count])
 
 
 def _ints(values: Sequence[int]) -> Ints:

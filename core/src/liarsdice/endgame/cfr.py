@@ -41,9 +41,7 @@ class Solver:
         shapes = [(found.sizes[p], len(tree.hands[p])) for p in (0, 1)]
         self._regrets = [np.zeros(shape) for shape in shapes]
         self._sums = [np.zeros(shape) for shape in shapes]
-        self._current = [
-            np.repeat(found.uniform[p][:, None], shape[1], axis=1) for p, shape in enumerate(shapes)
-        ]
+        self._current = [found.normalised(p, np.zeros(shape)) for p, shape in enumerate(shapes)]
         self._matrices = found.leaf_matrices([0.0] * len(tree.outcomes))
         # Each player's reach at their edges and at the leaves, by their current strategy.
         self._reach = [found.reach(p, self._current[p])[1:] for p in (0, 1)]
@@ -81,10 +79,10 @@ class Solver:
         values = found.leaf_values(self._matrices[player], self._reach[1 - player][1])
         by_edge = found.values(player, values, self._current[player])
         assert by_edge is not None
-        regrets = self._regrets[player] + by_edge
+        regrets = self._regrets[player]
+        regrets += by_edge
         regrets -= values[found.parents[player]]
         np.maximum(regrets, 0.0, out=regrets)
-        self._regrets[player] = regrets
         self._current[player] = found.normalised(player, regrets)
         self._reach[player] = found.reach(player, self._current[player])[1:]
 
@@ -161,7 +159,7 @@ def _outcome_reach(found: Compiled, leaves: tuple[Floats, Floats]) -> list[float
     """:func:`outcome_reach` from both players' reach at the leaves."""
     zero, one = found.chances
     first, second = leaves[0] * zero, leaves[1] * one
-    mass = np.stack([first[table].T @ second[table] for table in found.tables])
+    mass = np.stack([np.einsum("li,lj->ij", first[t], second[t]) for t in found.tables])
     reach: list[float] = np.einsum("tij,tijo->o", mass, found.outcomes).tolist()
     return reach
 
