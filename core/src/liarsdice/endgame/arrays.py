@@ -10,9 +10,9 @@ one slice of them. A call is a leaf; leaves are numbered by call table, so each 
 slice, and a table is a payoff matrix over pairs of hands for each player.
 
 A pass down (:meth:`Compiled.reach`) gives, from one player's strategy, the chance that their
-moves reach every node, edge and leaf; a pass up (:meth:`Compiled.values`) gives one player's
-values at every node from the values at the leaves, summing the other player's edges and
-taking their own's expectation under a strategy, or their best.
+moves reach every node, edge and leaf; a pass up gives one player's values at every node from
+the values at the leaves, summing the other player's edges and taking their own's expectation
+under a strategy (:meth:`Compiled.expected`) or their best (:meth:`Compiled.best`).
 """
 
 from __future__ import annotations
@@ -126,24 +126,24 @@ class Compiled:
             leaves[level.leaves] = found[level.outer]
         return nodes, edges, leaves
 
-    def values(self, player: int, found: Floats, strategy: Floats | None) -> Floats | None:
-        """A pass up for ``player``, ``found`` holding the leaves' values (from
-        :meth:`leaf_values`): fills in the nodes' (the root's is row 0). At their own nodes,
-        the expectation under ``strategy`` (their edges x hands), and then each of their edges'
-        values are returned; with no strategy, the best action's value."""
-        edge_values = None if strategy is None else np.empty_like(strategy)
+    def expected(self, player: int, found: Floats, strategy: Floats) -> Floats:
+        """A pass up for ``player`` playing ``strategy`` (their edges x hands), ``found`` holding
+        the leaves' values (from :meth:`leaf_values`): fills in each node's value (the root's is
+        row 0), the expectation at their own nodes, and returns each of their edges' values."""
+        by_edge = np.empty_like(strategy)
         for level in reversed(self.levels):
             here = found[level.source]
-            if level.actor != player:
-                _reduce(np.add, here, level.runs, found[level.nodes])
-            elif strategy is None:
-                _reduce(np.maximum, here, level.runs, found[level.nodes])
-            else:
-                assert edge_values is not None
-                edge_values[level.edges] = here
+            if level.actor == player:
+                by_edge[level.edges] = here
                 here *= strategy[level.edges]
-                _reduce(np.add, here, level.runs, found[level.nodes])
-        return edge_values
+            _reduce(np.add, here, level.runs, found[level.nodes])
+        return by_edge
+
+    def best(self, player: int, found: Floats) -> None:
+        """:meth:`expected` with ``player`` taking their best action everywhere."""
+        for level in reversed(self.levels):
+            ufunc = np.maximum if level.actor == player else np.add
+            _reduce(ufunc, found[level.source], level.runs, found[level.nodes])
 
     def normalised(self, player: int, weights: Floats) -> Floats:
         """``weights`` (``player``'s edges x hands) divided by their node's total for each hand,

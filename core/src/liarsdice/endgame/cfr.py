@@ -77,8 +77,7 @@ class Solver:
         edges, _ = self._reach[player]
         self._sums[player] += weight * edges
         values = found.leaf_values(self._matrices[player], self._reach[1 - player][1])
-        by_edge = found.values(player, values, self._current[player])
-        assert by_edge is not None
+        by_edge = found.expected(player, values, self._current[player])
         regrets = self._regrets[player]
         regrets += by_edge
         regrets -= values[found.parents[player]]
@@ -151,7 +150,7 @@ def _best_response(found: Compiled, matrices: Floats, other: Floats, player: int
     """``player``'s best response value, the other's reach at the leaves being ``other`` (and
     ``player``'s leaf matrices ``matrices``)."""
     values = found.leaf_values(matrices, other)
-    found.values(player, values, None)
+    found.best(player, values)
     return float(found.chances[player] @ values[0])
 
 
