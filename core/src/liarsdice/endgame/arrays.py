@@ -17,10 +17,11 @@ under a strategy (:meth:`Compiled.expected`) or their best (:meth:`Compiled.best
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import itertools
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import attrs
 import numpy as np
@@ -170,20 +171,27 @@ class Compiled:
 
     def nested(self, arrays: tuple[Floats, Floats]) -> list[list[list[float]]]:
         """Each player's edges x hands as a hand-major strategy over the tree's nodes."""
-        found: list[list[list[float]]] = [[] for _ in self.order]
-        # Millions of lists of floats, none in a cycle: the collector would only walk them.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        found: list[list[list[float]]] = [[]] * len(self.order)  # each replaced below
+        with uncollected():
             for player, nodes, edges in self.groups:
                 hands = arrays[player].shape[1]
                 block = arrays[player][edges].reshape(len(nodes), -1, hands).transpose(0, 2, 1)
                 for node, rows in zip(nodes.tolist(), block.tolist(), strict=True):
                     found[node] = rows
-        finally:
-            if collecting:
-                gc.enable()
         return found
+
+
+@contextlib.contextmanager
+def uncollected() -> Iterator[None]:
+    """No cyclic garbage collection inside: for building millions of lists or tuples of floats,
+    none in a cycle, which the collector would only walk again and again."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 _COMPILED: weakref.WeakKeyDictionary[RoundTree, Compiled] = weakref.WeakKeyDictionary()

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import attrs
 import numpy as np
 
-from liarsdice.endgame.arrays import Compiled, Floats, Strategy, compiled
+from liarsdice.endgame.arrays import Compiled, Floats, Strategy, compiled, uncollected
 from liarsdice.endgame.rounds import RoundTree
 
 
@@ -169,10 +169,11 @@ def own_reach(tree: RoundTree, strategy: Strategy) -> list[list[float]]:
     found = compiled(tree)
     edges = found.edge_arrays(strategy)
     actors = np.array(tree.actor, dtype=np.intp)[found.order]
-    reach: list[list[float]] = [[] for _ in tree.actor]
+    reach: list[list[float]] = [[]] * len(tree.actor)  # each replaced below
     for player in (0, 1):
         mine = np.flatnonzero(actors == player)
         nodes = found.reach(player, edges[player])[0][mine]
-        for node, row in zip(found.order[mine].tolist(), nodes.tolist(), strict=True):
-            reach[node] = row
+        with uncollected():
+            for node, row in zip(found.order[mine].tolist(), nodes.tolist(), strict=True):
+                reach[node] = row
     return reach

@@ -13,7 +13,9 @@ import copy
 from collections.abc import Mapping, Sequence
 
 import attrs
+import numpy as np
 
+from liarsdice.endgame.arrays import Floats, compiled, uncollected
 from liarsdice.endgame.cfr import own_reach
 from liarsdice.endgame.names import Renaming, renaming
 from liarsdice.endgame.rounds import Hand, NodeKey, RoundTree, node_key
@@ -50,14 +52,35 @@ def quantized(chances: Sequence[float]) -> tuple[int, ...]:
 
 def published(tree: RoundTree, strategy: Sequence[Sequence[Sequence[float]]]) -> Policy:
     """``strategy`` (hand-major) rounded and cut to where its players go (see the module)."""
-    rounded = [
-        [tuple(part / QUANTUM for part in quantized(dist)) for dist in node] for node in strategy
-    ]
+    found = compiled(tree)
+    edges = found.edge_arrays(strategy)
+    for player, nodes, rows in found.groups:
+        block = edges[player][rows].reshape(len(nodes), -1, edges[player].shape[1])
+        edges[player][rows] = _rounded(block).reshape(len(rows), -1)
+    rounded = found.nested(edges)
     reach = own_reach(tree, rounded)
-    return tuple(
-        tuple(dist if r > 0.0 else None for dist, r in zip(node, node_reach, strict=True))
-        for node, node_reach in zip(rounded, reach, strict=True)
-    )
+    with uncollected():
+        return tuple(
+            tuple(
+                tuple(dist) if r > 0.0 else None for dist, r in zip(node, node_reach, strict=True)
+            )
+            for node, node_reach in zip(rounded, reach, strict=True)
+        )
+
+
+def _rounded(block: Floats) -> Floats:
+    """:func:`quantized` (as chances) of each distribution along the middle axis of ``block``,
+    with the same arithmetic (the total summed in order, ties broken by the action)."""
+    total = block[:, 0]
+    for action in range(1, block.shape[1]):
+        total = total + block[:, action]
+    scaled = QUANTUM * block / total[:, None]
+    parts = np.floor(scaled)
+    order = np.argsort(parts - scaled, axis=1, kind="stable")
+    ranks = np.argsort(order, axis=1, kind="stable")
+    parts += ranks < QUANTUM - parts.sum(axis=1, keepdims=True)
+    found: Floats = parts / QUANTUM
+    return found
 
 
 def playable(tree: RoundTree, policy: Policy) -> list[list[Distribution]]:
