@@ -22,7 +22,8 @@ start is solved under the real names: correct, but shared only by tables with th
 The modules, from the bottom: :mod:`~liarsdice.endgame.draws` (randomness the solver follows or
 refuses), :mod:`~liarsdice.endgame.rounds` (a round's public tree from the engine, and its
 assumptions), :mod:`~liarsdice.endgame.names` (the players renamed by seat),
-:mod:`~liarsdice.endgame.cfr` (CFR+, values, best responses),
+:mod:`~liarsdice.endgame.arrays` (a round's tree compiled into numpy arrays, and the passes over
+it), :mod:`~liarsdice.endgame.cfr` (CFR+, values, best responses),
 :mod:`~liarsdice.endgame.solution` (the published policy and its lookup),
 :mod:`~liarsdice.endgame.graph` (the rounds an endgame reaches, and their order),
 :mod:`~liarsdice.endgame.sweep` (solving them, cycles included), :mod:`~liarsdice.endgame.store`

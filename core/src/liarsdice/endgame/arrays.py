@@ -43,11 +43,11 @@ Strategy = Sequence[Sequence[Sequence[float]]]
 @attrs.frozen(eq=False)
 class Level:
     """The nodes of one depth decided by ``actor``: ``nodes`` (new numbers), their edges
-    ``edges`` (the actor's edge numbers), its :data:`Run` s from the level's first node and
-    edge (``runs``), each node's number of actions (``actions``), the row of each edge's value
-    in a pass up (``source``: its child, or the number of nodes plus its leaf), and the edges
-    (``inner``, from the level's first) to children (``kids``) and to leaves (``outer``,
-    ``leaves``)."""
+    ``edges`` (the actor's edge numbers), its runs of nodes (``runs``, see :data:`Run`; from
+    the level's first node and edge), each node's number of actions (``actions``), the row of
+    each edge's value in a pass up (``source``: its child, or the number of nodes plus its
+    leaf), and the edges (``inner``, from the level's first) to children (``kids``) and to
+    leaves (``outer``, ``leaves``)."""
 
     actor: int
     nodes: slice
@@ -65,8 +65,8 @@ class Level:
 class Compiled:
     """A :class:`RoundTree` as arrays (see the module): ``order[new]`` is a node's number in the
     tree; per player ``p``: the number of their edges (``sizes[p]``), each edge's node (new
-    number, ``parents[p]``; among ``p``'s nodes, ``owner[p]``), ``p``'s nodes' :data:`Run` s
-    (``runs[p]``) and one over each one's number of actions (``uniform[p]``);
+    number, ``parents[p]``; among ``p``'s nodes, ``owner[p]``), ``p``'s runs of nodes
+    (``runs[p]``, see :data:`Run`) and one over each one's number of actions (``uniform[p]``);
     ``tables[c]`` is table ``c``'s leaves; ``outcomes[c, h0, h1, o]`` the chance of outcome
     ``o`` at table ``c`` with hands ``h0`` and ``h1``; ``groups`` the nodes decided by one
     player with one number of actions, as ``(player, tree nodes, their edges)``."""
@@ -86,6 +86,7 @@ class Compiled:
 
     @property
     def chances(self) -> tuple[Floats, Floats]:
+        """Each player's hands' chances."""
         return (np.array(self.tree.chances[0]), np.array(self.tree.chances[1]))
 
     def leaf_matrices(self, payoffs: Sequence[float]) -> tuple[Floats, Floats]:
