@@ -4,10 +4,12 @@ assumptions of the tree checked, and the caches."""
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import re
 import types
+import weakref
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from random import Random
@@ -239,6 +241,17 @@ def test_cfr_plus_is_the_plain_algorithm(two_faces_rules: Ruleset, dice: tuple[i
     assert solver.exploitability(payoffs) == pytest.approx(
         cfr.exploitability(tree, payoffs, found), abs=1e-12
     )
+
+
+def test_a_tree_compiled_for_the_solver_is_not_kept_alive(two_faces_rules: Ruleset) -> None:
+    tree = rounds.build(two_faces_rules, rounds.dealt_root(two_faces_rules, table(1, 1)))
+    solver = cfr.Solver(tree)
+    solver.run(2)
+    assert cfr.exploitability(tree, [1.0, -1.0], solver.average()) > 0.0
+    alive = weakref.ref(tree)
+    del tree, solver
+    gc.collect()
+    assert alive() is None
 
 
 def play_rounds(rules: Ruleset, endgame: Endgame, start: GameState, rounds: int) -> set[Any]:

@@ -63,16 +63,18 @@ class Level:
 
 @attrs.frozen(eq=False)
 class Compiled:
-    """A :class:`RoundTree` as arrays (see the module): ``order[new]`` is a node's number in the
-    tree; per player ``p``: the number of their edges (``sizes[p]``), each edge's node (new
-    number, ``parents[p]``; among ``p``'s nodes, ``owner[p]``), ``p``'s runs of nodes
-    (``runs[p]``, see :data:`Run`) and one over each one's number of actions (``uniform[p]``);
-    ``tables[c]`` is table ``c``'s leaves; ``outcomes[c, h0, h1, o]`` the chance of outcome
-    ``o`` at table ``c`` with hands ``h0`` and ``h1``; ``groups`` the nodes decided by one
-    player with one number of actions, as ``(player, tree nodes, their edges)``."""
+    """A :class:`RoundTree` as arrays (see the module), holding no reference to it (it is kept
+    per tree in a weak dictionary): ``order[new]`` is a node's number in the tree;
+    ``chances[p]`` player ``p``'s hands' chances; per player ``p``: the number of their edges
+    (``sizes[p]``), each edge's node (new number, ``parents[p]``; among ``p``'s nodes,
+    ``owner[p]``), ``p``'s runs of nodes (``runs[p]``, see :data:`Run`) and one over each one's
+    number of actions (``uniform[p]``); ``tables[c]`` is table ``c``'s leaves;
+    ``outcomes[c, h0, h1, o]`` the chance of outcome ``o`` at table ``c`` with hands ``h0`` and
+    ``h1``; ``groups`` the nodes decided by one player with one number of actions, as
+    ``(player, tree nodes, their edges)``."""
 
-    tree: RoundTree
     order: Ints
+    chances: tuple[Floats, Floats]
     levels: tuple[Level, ...]
     sizes: tuple[int, int]
     parents: tuple[Ints, Ints]
@@ -83,11 +85,6 @@ class Compiled:
     tables: tuple[slice, ...]
     outcomes: Floats
     groups: tuple[tuple[int, Ints, Ints], ...]
-
-    @property
-    def chances(self) -> tuple[Floats, Floats]:
-        """Each player's hands' chances."""
-        return (np.array(self.tree.chances[0]), np.array(self.tree.chances[1]))
 
     def leaf_matrices(self, payoffs: Sequence[float]) -> tuple[Floats, Floats]:
         """For each player ``p``, each table's matrix ``m`` such that the other player's reach
@@ -162,8 +159,8 @@ class Compiled:
     def edge_arrays(self, strategy: Strategy) -> tuple[Floats, Floats]:
         """A hand-major ``strategy`` (tree nodes) as each player's edges x hands."""
         found = (
-            np.empty((self.sizes[0], len(self.tree.hands[0]))),
-            np.empty((self.sizes[1], len(self.tree.hands[1]))),
+            np.empty((self.sizes[0], len(self.chances[0]))),
+            np.empty((self.sizes[1], len(self.chances[1]))),
         )
         for player, nodes, edges in self.groups:
             block = np.array([strategy[n] for n in nodes.tolist()], dtype=np.float64)
@@ -289,8 +286,8 @@ def _compile(tree: RoundTree) -> Compiled:
         first += len(members)
     bounds = np.searchsorted(np.sort(leaf_tables), np.arange(len(tree.tables) + 1))
     return Compiled(
-        tree,
         _ints(order),
+        (np.array(tree.chances[0]), np.array(tree.chances[1])),
         tuple(levels),
         (counts[0], counts[1]),
         (_ints(parents[0]), _ints(parents[1])),
