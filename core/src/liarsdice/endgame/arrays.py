@@ -204,6 +204,7 @@ def compiled(tree: RoundTree) -> Compiled:
 
 
 def _compile(tree: RoundTree) -> Compiled:
+    """``tree`` as :class:`Compiled` (the numbering: see the module); every node has an action."""
     actor, kids = tree.actor, tree.kids
     order: list[int] = []
     spans: list[tuple[int, list[int]]] = []
