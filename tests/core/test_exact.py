@@ -13,11 +13,12 @@ import pytest
 from click.testing import CliRunner
 
 from liarsdice import Ruleset, engine
-from liarsdice.bots import sample
+from liarsdice.bots import Policy, sample
 from liarsdice.bots.mixed_bot import MixedBot
 from liarsdice.cli import cli
 from liarsdice.endgame import Limits, Store, book, exact, solve
-from liarsdice.models import BidAction, CallAction, GameState, PlayerState
+from liarsdice.models import Action, BidAction, CallAction, GameState, PlayerState
+from liarsdice.testing.bots import check_bot
 from liarsdice.views import PlayerView, player_view
 
 
@@ -46,7 +47,7 @@ def _decisions(rules: Ruleset, start: GameState, games: int) -> list[tuple[GameS
             moves = engine.legal_bids(rules, state, turn)
             calls = engine.legal_calls(rules, state, turn)
             if state.round.bids and (not moves or rng.random() < 0.3):
-                action = CallAction(turn, calls[0])
+                action: Action = CallAction(turn, calls[0])
             else:
                 action = BidAction(turn, rng.choice(moves))
             state, _ = engine.step(rules, state, action, rng)
@@ -154,3 +155,23 @@ def test_the_command_solves_rounds_exactly_and_shows_them(tmp_path: Path) -> Non
     assert "1 v 1 dice, P0 opens: solved exactly, exploitability" in built.output
     shown = runner.invoke(cli, ["endgames", "show", *args])
     assert "the rounds with 2 dice in play solved exactly (" in shown.output
+
+
+def test_hard_with_exact_rounds_keeps_the_bot_contract(
+    rules: Ruleset, exact_book: book.Book
+) -> None:
+    """Three seats of one die down to two: the exact rounds play the last one, every decision
+    legal and repeatable under a seed (``check_bot``); the exact policy was asked."""
+    asked: list[PlayerView] = []
+
+    class Counting(MixedBot):
+        def policy(self, view: PlayerView) -> Policy:
+            if exact_book.exact_policy(rules, view) is not None:
+                asked.append(view)
+            return super().policy(view)
+
+    def hard(table_rules: Ruleset, rng: Random) -> MixedBot:
+        return Counting(table_rules, rng, endgames="cached", store=Store(None), book=exact_book)
+
+    assert check_bot(hard, rules, games=4, players=3, dice_per_player=1) > 0
+    assert asked
