@@ -145,15 +145,19 @@ def build(
     for state in starts:
         started = time.perf_counter()
         solved = solve(rules, state, limits=limits, store=default_store())
+        earlier = solved.start in kept
         for found in solved.rounds.values():
             if found.tree.root.dice_in_play == dice_in_play:
                 kept.setdefault(found.tree.key, found)
         if progress is not None:
             dice = " v ".join(str(player.dice) for player in state.players)
-            progress(
-                f"{dice} dice, {state.next_opener} opens: solved exactly, exploitability "
-                f"{solved.exploitability:.4f} (in {time.perf_counter() - started:.1f} s)"
+            done = (
+                "with a position above (a round that leads back to it)"
+                if earlier
+                else f"exploitability {solved.exploitability:.4f} "
+                f"(in {time.perf_counter() - started:.1f} s)"
             )
+            progress(f"{dice} dice, {state.next_opener} opens: solved exactly, {done}")
     return compact(kept.values())
 
 
