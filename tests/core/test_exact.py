@@ -4,6 +4,7 @@ are not the legal ones, and played alone by the hard bot."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from random import Random
 
@@ -145,16 +146,51 @@ def test_hard_plays_an_exact_round_alone(rules: Ruleset, exact_book: book.Book) 
 
 
 def test_the_command_solves_rounds_exactly_and_shows_them(tmp_path: Path) -> None:
+    """By default a build solves the rounds of three dice in play a game reaches exactly (from 2
+    v 2, the loser opening: 2 v 1 and 1 v 2 opened by the player with one die)."""
     runner = CliRunner()
-    args = ["--variant", "wild-sixes", "--variant", "dice-loss", "--dir", str(tmp_path)]
-    built = runner.invoke(
-        cli,
-        ["endgames", "build", *args, "--max-dice", "1", "--iterations", "5", "--exact-dice", "2"],
-    )
+    args = ["--variant", "dice-loss", "--dir", str(tmp_path)]
+    built = runner.invoke(cli, ["endgames", "build", *args, "--max-dice", "2", "--iterations", "5"])
     assert built.exit_code == 0, built.output
-    assert "1 v 1 dice, P0 opens: solved exactly, exploitability" in built.output
+    assert "1 v 2 dice, P0 opens: solved exactly, exploitability" in built.output
+    assert "2 v 1 dice, P1 opens: solved exactly, exploitability" in built.output
     shown = runner.invoke(cli, ["endgames", "show", *args])
-    assert "the rounds with 2 dice in play solved exactly (" in shown.output
+    assert "the rounds with 3 dice in play solved exactly (65,536 nodes)" in shown.output
+    refused = runner.invoke(cli, ["endgames", "build", *args, "--exact-dice", "2"])
+    assert refused.exit_code == 2 and "'2' is not one of '0', '3'" in refused.output
+
+
+def test_rules_the_exact_solver_refuses_keep_the_abstraction(tmp_path: Path) -> None:
+    """The endgame solver does not take the bluff plugin (it reads a move's payload); the
+    last-bid solver does: the book is built without exact rounds, and says why."""
+    rules = Ruleset.build(["bluff", "dice-loss"])
+    told: list[str] = []
+    built = book.build(rules, max_dice=1, iterations=5, exact_dice=2, progress=told.append)
+    assert built.positions and built.exact is None and built.exact_dice == 0
+    assert any("cannot be solved exactly" in line for line in told)
+
+
+def test_a_damaged_book_with_its_checksum_is_refused(
+    rules: Ruleset, exact_book: book.Book, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An archive cut short, or exact arrays that do not fit together, though the checksum beside it
+    matches: refused as unreadable, and a bot finds no book (it plays on without one)."""
+    path = book.save(exact_book, rules, tmp_path / "books")
+    checksum = path.with_suffix(".sha256")
+    path.write_bytes(path.read_bytes()[:1000])  # an archive cut short
+    checksum.write_text(hashlib.sha256(path.read_bytes()).hexdigest() + "\n")
+    with pytest.raises(book.BookError, match="cannot be read"):
+        book.load(rules, tmp_path / "books")
+    monkeypatch.setenv("LIARSDICE_ENDGAME_CACHE", str(tmp_path))
+    assert book.find(rules) is None
+    assert exact_book.exact is not None
+    short = attrs.evolve(exact_book.exact, chances=exact_book.exact.chances[:-1])
+    path = book.save(attrs.evolve(exact_book, exact=short), rules, tmp_path / "short")
+    with pytest.raises(book.BookError, match="do not fit together"):
+        book.load(rules, tmp_path / "short")
+    checksum.unlink()
+    with pytest.raises(book.BookError, match="no checksum beside it"):
+        book.load(rules, tmp_path / "books")
 
 
 def test_hard_with_exact_rounds_keeps_the_bot_contract(

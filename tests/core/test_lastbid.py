@@ -332,7 +332,7 @@ def test_the_command_builds_and_shows_a_book(tmp_path: Path) -> None:
     assert "1 v 1 dice, P0 opens" in built.output and "2 positions" in built.output
     shown = runner.invoke(cli, ["endgames", "show", *args])
     assert (
-        "2 positions up to 1 dice each, 20 CFR+ iterations each, the last bid remembered, "
+        "2 positions up to 1 die each, 20 CFR+ iterations each, the last bid remembered, "
         "a blind opening"
     ) in shown.output
 

@@ -62,10 +62,11 @@ directory_option = click.option(
 )
 @click.option(
     "--exact-dice",
-    default=3,
+    default="3",
     show_default=True,
-    type=click.IntRange(0, 3),
-    help="Solve the rounds with this many dice in play exactly, on their whole trees (0: none).",
+    type=click.Choice(["0", "3"]),
+    help="Solve the rounds with 3 dice in play exactly, on their whole trees (0: none); "
+    "--iterations does not apply to them.",
 )
 @directory_option
 def build(
@@ -76,7 +77,7 @@ def build(
     iterations: int,
     depth: int,
     memory: int,
-    exact_dice: int,
+    exact_dice: str,
     directory: str | None,
 ) -> None:
     """Solve every heads-up position of a ruleset up to MAX_DICE each and save the book."""
@@ -91,7 +92,7 @@ def build(
             depth,
             progress=click.echo,
             memory=memory,
-            exact_dice=exact_dice,
+            exact_dice=int(exact_dice),
         )
     except Unsolvable as error:
         raise click.ClickException(f"the book cannot be built: {error.reason}") from None
@@ -123,7 +124,8 @@ def show(
         return
     path = where / book.file_name(rules)
     click.echo(
-        f"{path}: {len(found.positions)} positions up to {found.max_dice} dice each, "
+        f"{path}: {len(found.positions)} positions up to {found.max_dice} "
+        f"{'die' if found.max_dice == 1 else 'dice'} each, "
         f"{found.iterations} CFR+ iterations each, "
         f"{'the last bid' if found.memory == 1 else 'the last two bids'} remembered, "
         f"{'a blind opening' if found.blind_opening else 'the opening by the hand'}, "

@@ -32,6 +32,7 @@ import hashlib
 import io
 import json
 import time
+import zipfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
@@ -39,7 +40,7 @@ import attrs
 import numpy as np
 
 from liarsdice.endgame import exact, lastbid
-from liarsdice.endgame.rounds import Hand, dealt_root, hands, legal_moves
+from liarsdice.endgame.rounds import Hand, Unsolvable, dealt_root, hands, legal_moves
 from liarsdice.endgame.store import default_directory, rules_key
 from liarsdice.models import Action, Bid, BidAction, CallAction, GameState, PlayerState
 from liarsdice.ruleset import Ruleset
@@ -208,7 +209,7 @@ def build(
     exact_starts = [
         start(*found, max_dice) for found in sorted(solved) if sum(found[:2]) == exact_dice
     ]
-    exact_rounds = exact.build(rules, exact_starts, exact_dice, progress) if exact_starts else None
+    exact_rounds = _exact_rounds(rules, exact_starts, exact_dice, progress)
     return Book(
         rules_key(rules),
         positions,
@@ -218,8 +219,30 @@ def build(
         blind_opening,
         memory,
         exact_rounds,
-        exact_dice,
+        exact_dice if exact_rounds is not None else 0,
     )
+
+
+def _exact_rounds(
+    rules: Ruleset,
+    starts: list[GameState],
+    dice: int,
+    progress: Callable[[str], None] | None,
+) -> exact.ExactRounds | None:
+    """The rounds with ``dice`` in play from ``starts`` solved exactly, or ``None`` where there
+    are none or the endgame solver refuses the rules (``progress`` is told why: the book plays
+    its abstraction there)."""
+    if not starts:
+        return None
+    try:
+        return exact.build(rules, starts, dice, progress)
+    except Unsolvable as error:
+        if progress is not None:
+            progress(
+                f"the rounds with {dice} dice in play cannot be solved exactly "
+                f"({error.reason}): the book keeps its abstraction there"
+            )
+        return None
 
 
 def _opened_blind(
@@ -320,12 +343,13 @@ def load(rules: Ruleset, where: Path) -> Book | None:
         return None
     data = path.read_bytes()
     checksum = path.with_suffix(".sha256")
-    expected = checksum.read_text().strip() if checksum.exists() else ""
-    if hashlib.sha256(data).hexdigest() != expected:
+    if not checksum.exists():
+        raise BookError(f"{path} has no checksum beside it ({checksum.name}): build it again")
+    if hashlib.sha256(data).hexdigest() != checksum.read_text().strip():
         raise BookError(f"{path} does not match its checksum: build it again")
     try:
         return _read(np.load(io.BytesIO(data)), rules, path)
-    except (KeyError, ValueError, TypeError) as error:
+    except (KeyError, ValueError, TypeError, zipfile.BadZipFile) as error:
         raise BookError(f"{path} cannot be read ({error!r}): build it again") from None
 
 

@@ -1,6 +1,7 @@
 """Exactly solved rounds kept compact, for a book: every node's solved policy in a few arrays.
 
-A heads-up round with three dice in play has 262,144 public nodes; its solved endgame
+A heads-up round with three dice in play has up to 262,144 public nodes (2^18: 18 bids, with
+sixes wild and biddable; 2^15 where ones are wild and not bid alone); its solved endgame
 (:class:`~liarsdice.endgame.solution.Endgame`) holds the round's tree, rebuilt by the engine when
 read back from the store (tens of seconds). :class:`ExactRounds` keeps only what a player on
 turn needs, so that a book (:mod:`~liarsdice.endgame.book`) can carry the rounds and read them in
@@ -10,12 +11,18 @@ a fraction of a second: for each node, a 64-bit hash of its key, the seat on tur
 with that hand).
 
 A node is found by the two living players (renamed ``P0`` and ``P1`` in seat order, the dead
-seats left out), the dice per player, the opener, the bids and the public plugin state: the
+seats left out), the game's dice per player (what each started with: a book built up to 5 dice
+each serves games of 5 dice each, since a rule may depend on it, calza's die won back up to the
+start), the opener, the bids and the public plugin state: the
 :func:`~liarsdice.endgame.rounds.node_key` of the round as a two-seat table. So the rounds of a
 book built at two seats serve a table that has come down to two players, whatever their names or
 the seats out of the game. Where plugin state names a player out of the game, or a name cannot be
 renamed safely (:func:`~liarsdice.endgame.names.renaming`), the key differs and nothing is found.
 :meth:`ExactRounds.policy` also checks that the stored moves are the engine's legal moves there.
+This assumes, as the book's abstraction does, that a round between two players is ruled the same
+whatever the seats out of the game: where a plugin's legal moves depend on them (calza's window
+counts every seat's starting dice), the check finds it and nothing is answered; a ruling that
+depended on them would be played as at two seats.
 """
 
 from __future__ import annotations
@@ -30,9 +37,10 @@ import numpy as np
 
 from liarsdice.endgame.graph import Limits
 from liarsdice.endgame.names import renaming
-from liarsdice.endgame.rounds import NodeKey, hands, legal_moves
+from liarsdice.endgame.rounds import NodeKey, dealt_root, hands, legal_moves, node_key
 from liarsdice.endgame.solution import QUANTUM, SolvedRound
-from liarsdice.endgame.solving import default_store, solve
+from liarsdice.endgame.solving import solve
+from liarsdice.endgame.store import Store, default_directory
 from liarsdice.models import Action, Bid, BidAction, CallAction, GameState
 from liarsdice.ruleset import Ruleset
 from liarsdice.views import PlayerView, view_state
@@ -123,9 +131,18 @@ class ExactRounds:
 
     @classmethod
     def from_arrays(cls, arrays: Mapping[str, np.ndarray], calls: Iterable[str]) -> ExactRounds:
-        """The rounds saved as :meth:`arrays` (and ``calls``)."""
-        found = {name: np.asarray(arrays[name]) for name in ARRAYS}
-        return cls(**found, calls=tuple(calls))
+        """The rounds saved as :meth:`arrays` (and ``calls``); ``ValueError`` if their sizes
+        do not fit together."""
+        found = cls(**{name: np.asarray(arrays[name]) for name in ARRAYS}, calls=tuple(calls))
+        nodes = len(found.actor)
+        if not (
+            len(found.keys) == len(found.nodes) == nodes
+            and len(found.edges) == len(found.offsets) == nodes + 1
+            and int(found.edges[-1]) == len(found.moves)
+            and int(found.offsets[-1]) == len(found.chances)
+        ):
+            raise ValueError("the exact rounds' arrays do not fit together")
+        return found
 
 
 def build(
@@ -136,70 +153,90 @@ def build(
 ) -> ExactRounds:
     """The rounds with ``dice_in_play`` dice that the endgames from ``starts`` (states between
     rounds, two seats ``P0`` and ``P1``) reach, solved exactly (:func:`~liarsdice.endgame.solve`
-    to its default target, positions with more dice valued by the dice share, the endgames kept
-    in the process's store: a build stopped part way goes on from there), compact;
-    ``progress`` is told a line per start. :class:`~liarsdice.endgame.Unsolvable` for rules
-    the solver does not take."""
-    kept: dict[NodeKey, SolvedRound] = {}
+    to its default target, positions with more dice valued by the dice share), compact;
+    ``progress`` is told a line per start. Each endgame is kept in the endgame store's directory
+    (a build stopped part way goes on from there) and let go once compact, so a build holds one
+    endgame's trees at a time. :class:`~liarsdice.endgame.Unsolvable` for rules the solver does
+    not take."""
+    compacting = _Compacting()
     limits = Limits(max_dice=dice_in_play, beyond="dice-share")
     for state in starts:
         started = time.perf_counter()
-        solved = solve(rules, state, limits=limits, store=default_store())
-        earlier = solved.start in kept
-        for found in solved.rounds.values():
-            if found.tree.root.dice_in_play == dice_in_play:
-                kept.setdefault(found.tree.key, found)
-        if progress is not None:
-            dice = " v ".join(str(player.dice) for player in state.players)
+        dice = " v ".join(str(player.dice) for player in state.players)
+        if node_key(dealt_root(rules, state)) in compacting.roots:
+            done = "with a position above (a round that leads back to it)"
+        else:
+            solved = solve(rules, state, limits=limits, store=Store(default_directory()))
+            for found in solved.rounds.values():
+                if found.tree.root.dice_in_play == dice_in_play:
+                    compacting.add(found)
             done = (
-                "with a position above (a round that leads back to it)"
-                if earlier
-                else f"exploitability {solved.exploitability:.4f} "
+                f"exploitability {solved.exploitability:.4f} "
                 f"(in {time.perf_counter() - started:.1f} s)"
             )
+            del solved  # its trees go before the next endgame's are built
+        if progress is not None:
             progress(f"{dice} dice, {state.next_opener} opens: solved exactly, {done}")
-    return compact(kept.values())
+    return compacting.done()
 
 
 def compact(rounds: Iterable[SolvedRound]) -> ExactRounds:
     """``rounds`` (solved for two seats ``P0`` and ``P1``), compact."""
-    calls: dict[str, int] = {}
-    hashes: list[int] = []
-    actor: list[int] = []
-    edges = [0]
-    moves: list[int] = []
-    offsets = [0]
-    chances: list[np.ndarray] = []
+    compacting = _Compacting()
     for solved in rounds:
+        compacting.add(solved)
+    return compacting.done()
+
+
+class _Compacting:
+    """Solved rounds added one by one (:meth:`add`; a round added again is skipped), made
+    compact at the end (:meth:`done`)."""
+
+    def __init__(self) -> None:
+        self.roots: set[NodeKey] = set()
+        self.calls: dict[str, int] = {}
+        self.hashes: list[int] = []
+        self.actor: list[int] = []
+        self.edges = [0]
+        self.moves: list[int] = []
+        self.offsets = [0]
+        self.chances: list[np.ndarray] = []
+
+    def add(self, solved: SolvedRound) -> None:
         tree = solved.tree
-        nodes = sorted(tree.index.items(), key=lambda item: item[1])
-        for key, node in nodes:
-            hashes.append(key_hash(key))
-            actor.append(tree.actor[node])
+        if tree.key in self.roots:
+            return
+        self.roots.add(tree.key)
+        for key, node in sorted(tree.index.items(), key=lambda item: item[1]):
+            self.hashes.append(key_hash(key))
+            self.actor.append(tree.actor[node])
             for action in tree.actions[node]:
-                moves.append(_code(action, calls))
-            edges.append(len(moves))
+                self.moves.append(_code(action, self.calls))
+            self.edges.append(len(self.moves))
             width = len(tree.actions[node])
             block = np.zeros((len(tree.hands[tree.actor[node]]), width), dtype=np.uint16)
             for row, dist in enumerate(solved.policy[node]):
                 if dist is not None:
                     block[row] = np.rint(np.asarray(dist) * QUANTUM)
-            chances.append(block.ravel())
-            offsets.append(offsets[-1] + block.size)
-    keys = np.asarray(hashes, dtype=np.uint64)
-    order = np.argsort(keys, kind="stable")
-    if len(keys) > 1 and bool(np.any(keys[order][1:] == keys[order][:-1])):
-        raise ValueError("two nodes have the same key hash")  # 2**-64 per pair of nodes
-    return ExactRounds(
-        keys=keys[order],
-        nodes=order.astype(np.int64),
-        actor=np.asarray(actor, dtype=np.int8),
-        edges=np.asarray(edges, dtype=np.int64),
-        moves=np.asarray(moves, dtype=np.int32),
-        offsets=np.asarray(offsets, dtype=np.int64),
-        chances=np.concatenate(chances) if chances else np.zeros(0, dtype=np.uint16),
-        calls=tuple(calls),
-    )
+            self.chances.append(block.ravel())
+            self.offsets.append(self.offsets[-1] + block.size)
+
+    def done(self) -> ExactRounds:
+        keys = np.asarray(self.hashes, dtype=np.uint64)
+        order = np.argsort(keys, kind="stable")
+        if len(keys) > 1 and bool(np.any(keys[order][1:] == keys[order][:-1])):
+            raise ValueError("two nodes have the same key hash")  # 2**-64 per pair of nodes
+        chances = self.chances
+        return ExactRounds(
+            keys=keys[order],
+            nodes=order.astype(np.int64),
+            actor=np.asarray(self.actor, dtype=np.int8),
+            edges=np.asarray(self.edges, dtype=np.int64),
+            moves=np.asarray(self.moves, dtype=np.int32),
+            offsets=np.asarray(self.offsets, dtype=np.int64),
+            chances=np.concatenate(chances) if chances else np.zeros(0, dtype=np.uint16),
+            calls=tuple(self.calls),
+        )
 
 
 def _code(action: Action, calls: dict[str, int]) -> int:
