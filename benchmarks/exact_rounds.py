@@ -90,7 +90,8 @@ def main() -> None:
     memory = sum(array.nbytes for array in exact.arrays().values())
     print(f"{args.rules}: {len(exact):,} nodes in the rounds with {found.exact_dice} dice in play")
     print(
-        f"  arrays {memory / 1e6:.1f} MB in memory; the book's file {path.stat().st_size / 1e6:.1f} MB"
+        f"  arrays {memory / 1e6:.1f} MB in memory; "
+        f"the book's file {path.stat().st_size / 1e6:.1f} MB"
     )
     read = _median_time(lambda: book.load(rules, where), args.runs)
     print(f"  read the book: {read:.2f} s (median of {args.runs})")

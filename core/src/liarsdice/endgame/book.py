@@ -98,7 +98,8 @@ class Book:
 
     def exact_policy(self, rules: Ruleset, view: PlayerView) -> dict[Action, float] | None:
         """The exactly solved policy at ``view``, in the viewer's name; ``None`` where the book
-        holds no exact round with that node (:meth:`~liarsdice.endgame.exact.ExactRounds.policy`)."""
+        holds no exact round with that node
+        (:meth:`~liarsdice.endgame.exact.ExactRounds.policy`)."""
         return None if self.exact is None else self.exact.policy(rules, view)
 
     def policy(self, rules: Ruleset, view: PlayerView) -> dict[Action, float] | None:

@@ -250,7 +250,8 @@ _ROWS: dict[int, dict[tuple[int, ...], int]] = {}
 
 
 def _rows(dice: int) -> dict[tuple[int, ...], int]:
-    """Each hand of ``dice`` dice by its row (the order of :func:`~liarsdice.endgame.rounds.hands`)."""
+    """Each hand of ``dice`` dice by its row (in the order of
+    :func:`~liarsdice.endgame.rounds.hands`)."""
     found = _ROWS.get(dice)
     if found is None:
         found = _ROWS[dice] = {hand: row for row, hand in enumerate(hands(dice)[0])}
