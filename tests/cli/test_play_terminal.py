@@ -52,7 +52,7 @@ def test_a_whole_seeded_game_to_the_winner_with_bad_input_refused() -> None:
     child.expect("ones are wild: no bids on ones\r\n")
     child.expect(PROMPT)
     child.sendline("help")  # no bid stands yet: no call to make
-    child.expect(r"a call by name \(-\)")
+    child.expect(r"a call by name \(none yet\)")
     child.expect(PROMPT)
     child.sendline("1 2")
     child.expect("Player bids 1 two\r\n")

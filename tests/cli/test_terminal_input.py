@@ -58,6 +58,8 @@ def test_unreadable_lines_get_a_reason(line: str, reason: str) -> None:
 def test_the_help_line_names_the_calls_and_reads_in_ukrainian() -> None:
     assert "(challenge, exact)" in str(help_text(tuple(CALLS)))
     assert "Ставка" in help_text(tuple(CALLS)).render("uk")
+    assert "(none yet)" in str(help_text(()))  # before the first bid
+    assert "(пока нельзя)" in help_text(()).render("ru")
 
 
 @pytest.mark.parametrize(

@@ -29,6 +29,9 @@ from liarsdice.options import CallKind
 HELP = _("help")
 # Translators: the word a player types at "liarsdice play" to leave the game.
 QUIT = _("quit")
+# Translators: in the help line of "liarsdice play", in place of the calls one may make, where no
+# call may be made yet (before the round's first bid).
+NO_CALL_YET = _("none yet")
 
 
 def help_text(calls: tuple[str, ...], one_number: bool = False) -> Text:
@@ -38,14 +41,14 @@ def help_text(calls: tuple[str, ...], one_number: bool = False) -> Text:
     if one_number:
         return _(
             'Type a bid as one number ("23"), a call by name ({calls}), "{help}", or "{quit}".',
-            calls=", ".join(calls) or "-",
+            calls=", ".join(calls) or NO_CALL_YET,
             help=HELP,
             quit=QUIT,
         )
     return _(
         'Type a bid as quantity and face ("3 5" or "3x5": three fives), a call by name '
         '({calls}), "{help}", or "{quit}".',
-        calls=", ".join(calls) or "-",
+        calls=", ".join(calls) or NO_CALL_YET,
         help=HELP,
         quit=QUIT,
     )
