@@ -18,32 +18,18 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import statistics
+import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 from liarsdice import Ruleset
 from liarsdice.endgame import Limits, Store, cfr, rounds, solve
 from liarsdice.endgame.rounds import RoundTree
-from liarsdice.models import GameState, PlayerState
 
-
-def start(dice: tuple[int, int]) -> GameState:
-    players = (PlayerState("P0", dice[0]), PlayerState("P1", dice[1]))
-    return GameState(players, max(dice), next_opener="P0")
-
-
-def median_time(runs: int, function: Callable[[], Any]) -> float:
-    """The median time of ``function()`` over ``runs`` calls, in seconds."""
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+sys.path.insert(0, str(Path(__file__).parent))
+from best_response import start
+from endgame import median_time  # benchmarks/endgame.py
 
 
 def load(path: Path) -> ModuleType:

@@ -18,10 +18,8 @@ the build's). Asserts nothing.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from random import Random
 
@@ -34,15 +32,7 @@ from liarsdice.views import PlayerView
 
 sys.path.insert(0, str(Path(__file__).parent))
 from best_response import RULES, rules_named
-
-
-def _median_time(run: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+from endgame import median_time  # benchmarks/endgame.py
 
 
 class _Recording(MixedBot):
@@ -93,7 +83,7 @@ def main() -> None:
         f"  arrays {memory / 1e6:.1f} MB in memory; "
         f"the book's file {path.stat().st_size / 1e6:.1f} MB"
     )
-    read = _median_time(lambda: book.load(rules, where), args.runs)
+    read = median_time(args.runs, book.load, rules, where)
     print(f"  read the book: {read:.2f} s (median of {args.runs})")
     views = _decisions(rules, found, args.games)
     hits = [view for view in views if found.exact_policy(rules, view) is not None]
@@ -103,7 +93,7 @@ def main() -> None:
     )
     if not hits:
         return
-    lookup = _median_time(lambda: [found.exact_policy(rules, view) for view in hits], args.runs)
+    lookup = median_time(args.runs, lambda: [found.exact_policy(rules, view) for view in hits])
     print(f"  a lookup: {lookup / len(hits) * 1e3:.3f} ms (median of {args.runs} passes over them)")
     started = time.perf_counter()
     store = Store(default_store().directory)
@@ -117,8 +107,8 @@ def main() -> None:
         f"  baseline, the endgame read from the store (JSON, trees rebuilt): {baseline:.1f} s, "
         f"{baseline / read:.0f} x the book's read"
     )
-    own = _median_time(
-        lambda: [solved.policy(view) for view in hits if solved.covers(view)], args.runs
+    own = median_time(
+        args.runs, lambda: [solved.policy(view) for view in hits if solved.covers(view)]
     )
     print(
         f"  baseline, the endgame's own lookup: {own / len(hits) * 1e3:.3f} ms, "

@@ -100,9 +100,10 @@ class ExactRounds:
         actions = [self._action(view.viewer, int(code)) for code in self._moves(node)]
         if actions != list(legal_moves(rules, state, view.viewer)):
             return None
-        row = _rows(alive[seat].dice).get(tuple(sorted(view.own_dice)))
+        rows = _rows(alive[seat].dice)
+        row = rows.get(tuple(sorted(view.own_dice)))
         start, end = int(self.offsets[node]), int(self.offsets[node + 1])
-        if row is None or (end - start) != len(actions) * len(_rows(alive[seat].dice)):
+        if row is None or (end - start) != len(actions) * len(rows):
             return None
         parts = self.chances[start + row * len(actions) : start + (row + 1) * len(actions)]
         total = int(parts.sum())
