@@ -157,7 +157,7 @@ def test_the_command_solves_rounds_exactly_and_shows_them(tmp_path: Path) -> Non
     shown = runner.invoke(cli, ["endgames", "show", *args])
     assert "the rounds with 3 dice in play solved exactly (65,536 nodes)" in shown.output
     refused = runner.invoke(cli, ["endgames", "build", *args, "--exact-dice", "2"])
-    assert refused.exit_code == 2 and "'2' is not one of '0', '3'" in refused.output
+    assert refused.exit_code == 2 and "'2' is not one of '0', '3', '4'" in refused.output
 
 
 def test_rules_the_exact_solver_refuses_keep_the_abstraction(tmp_path: Path) -> None:

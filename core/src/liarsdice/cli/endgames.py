@@ -64,8 +64,9 @@ directory_option = click.option(
     "--exact-dice",
     default="3",
     show_default=True,
-    type=click.Choice(["0", "3"]),
-    help="Solve the rounds with 3 dice in play exactly, on their whole trees (0: none); "
+    type=click.Choice(["0", "3", "4"]),
+    help="Solve the rounds with 3 dice in play exactly, on their whole trees (0: none; 4: the "
+    "rounds with 4 dice too, on their bid ladders: minutes and gigabytes of memory each); "
     "--iterations does not apply to them.",
 )
 @directory_option
@@ -134,7 +135,12 @@ def show(
 
 
 def _exact(found: book.Book) -> str:
-    if found.exact is None:
-        return "no round solved exactly"
-    nodes = len(found.exact)
-    return f"the rounds with {found.exact_dice} dice in play solved exactly ({nodes:,} nodes)"
+    parts = []
+    if found.exact is not None:
+        parts.append(f"the rounds with 3 dice in play solved exactly ({len(found.exact):,} nodes)")
+    if found.ladders is not None:
+        parts.append(
+            f"the rounds with 4 dice in play solved on their bid ladders "
+            f"({len(found.ladders.roots)} rounds, {len(found.ladders):,} nodes and hands kept)"
+        )
+    return ", ".join(parts) or "no round solved exactly"

@@ -27,7 +27,7 @@ import attrs
 import numpy as np
 from numpy.typing import NDArray
 
-from liarsdice.endgame.rounds import RoundTree
+from liarsdice.endgame.rounds import CallTable, Hand, RoundTree
 
 Floats = NDArray[np.float64]
 Ints = NDArray[np.intp]
@@ -297,7 +297,7 @@ def _compile(tree: RoundTree) -> Compiled:
         (np.array(uniform[0]), np.array(uniform[1])),
         len(leaf_tables),
         tuple(slice(int(a), int(b)) for a, b in itertools.pairwise(bounds)),
-        _outcomes(tree),
+        outcome_chances(tree.tables, tree.hands, len(tree.outcomes)),
         tuple((p, _ints(nodes), _ints(edges)) for (p, _), (nodes, edges) in groups.items()),
     )
 
@@ -313,11 +313,14 @@ def _ints(values: Sequence[int]) -> Ints:
     return np.array(values, dtype=np.intp)
 
 
-def _outcomes(tree: RoundTree) -> Floats:
-    """``[c, h0, h1, o]``: the chance of outcome ``o`` at table ``c`` with hands ``h0``, ``h1``."""
-    found = np.zeros((len(tree.tables), len(tree.hands[0]), len(tree.hands[1]), len(tree.outcomes)))
-    for c, table in enumerate(tree.tables):
-        cells = np.zeros((len(table.cells), len(table.cells[0]), len(tree.outcomes)))
+def outcome_chances(
+    tables: Sequence[CallTable], hands: tuple[Sequence[Hand], Sequence[Hand]], outcomes: int
+) -> Floats:
+    """``[c, h0, h1, o]``: the chance of outcome ``o`` at table ``c`` with hands ``h0``, ``h1``
+    (every pair of ``hands``; ``outcomes`` of them)."""
+    found = np.zeros((len(tables), len(hands[0]), len(hands[1]), outcomes))
+    for c, table in enumerate(tables):
+        cells = np.zeros((len(table.cells), len(table.cells[0]), outcomes))
         for g0, row in enumerate(table.cells):
             for g1, dist in enumerate(row):
                 for outcome, chance in dist:

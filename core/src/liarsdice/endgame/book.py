@@ -11,9 +11,10 @@ it): their opening bid tells nothing of their hand. The other player plays the f
 whose answers do not take the opener's bid to be blind (the bots and people they meet open by
 their hands).
 
-With ``exact_dice`` (3, say), a book also holds the rounds with that many dice in play solved
-exactly, on their whole trees (:mod:`~liarsdice.endgame.exact`: every bid remembered, no
-abstraction), which :meth:`Book.exact_policy` gives.
+With ``exact_dice`` 3, a book also holds the rounds with three dice in play solved exactly, on
+their whole trees (:mod:`~liarsdice.endgame.exact`: every bid remembered, no abstraction); with
+4, the rounds with four dice in play too, solved on their bid ladders
+(:mod:`~liarsdice.endgame.ladder_policy`). :meth:`Book.exact_policy` gives them.
 
 A book is found by the dice of the two living players and who opens, whatever the seats' names,
 the table's size or the public plugin state (a revolver's chambers, which the book takes as they
@@ -39,7 +40,7 @@ from pathlib import Path
 import attrs
 import numpy as np
 
-from liarsdice.endgame import exact, lastbid
+from liarsdice.endgame import exact, ladder_policy, lastbid
 from liarsdice.endgame.rounds import Hand, Unsolvable, dealt_root, hands, legal_moves
 from liarsdice.endgame.store import default_directory, rules_key
 from liarsdice.models import Action, Bid, BidAction, CallAction, GameState, PlayerState
@@ -84,7 +85,8 @@ class Book:
     ``max_dice`` each, nodes that count the bids made up to ``depth`` (1: the last bid alone;
     :func:`liarsdice.endgame.lastbid.node_id`), remembering the last bid or the last two
     (``memory``), with a ``blind_opening`` (one opening policy whatever the opener's hand) or
-    not; ``exact`` the rounds with ``exact_dice`` dice in play solved exactly, or ``None``."""
+    not; ``exact`` the rounds with three dice in play solved exactly and ``ladders`` those with
+    four, or ``None``; ``exact_dice`` the most dice in play solved exactly (0: none)."""
 
     rules: str
     positions: dict[PositionKey, Position]
@@ -95,12 +97,17 @@ class Book:
     memory: int = 1
     exact: exact.ExactRounds | None = None
     exact_dice: int = 0
+    ladders: ladder_policy.LadderRounds | None = None
 
     def exact_policy(self, rules: Ruleset, view: PlayerView) -> dict[Action, float] | None:
         """The exactly solved policy at ``view``, in the viewer's name; ``None`` where the book
         holds no exact round with that node
-        (:meth:`~liarsdice.endgame.exact.ExactRounds.policy`)."""
-        return None if self.exact is None else self.exact.policy(rules, view)
+        (:meth:`~liarsdice.endgame.exact.ExactRounds.policy`,
+        :meth:`~liarsdice.endgame.ladder_policy.LadderRounds.policy`)."""
+        found = None if self.exact is None else self.exact.policy(rules, view)
+        if found is None and self.ladders is not None:
+            found = self.ladders.policy(rules, view)
+        return found
 
     def policy(self, rules: Ruleset, view: PlayerView) -> dict[Action, float] | None:
         """The solved policy at ``view``, in the viewer's name; ``None`` if the book has no such
@@ -163,7 +170,8 @@ def build(
     ``depth`` and remembering ``memory`` bids (1 or 2), the opener's moves from a solve with
     the opening blind unless ``blind_opening`` is false (see the module), and with
     ``exact_dice``, the rounds of the positions reached with that many dice in play solved
-    exactly too (0: none); ``progress`` is told a line per position solved.
+    exactly too (0: none; 4: those with 3 as well, and those with 4 on their bid ladders);
+    ``progress`` is told a line per position solved.
     :class:`Unsolvable` for rules a solver does not take."""
     solved: dict[PositionKey, tuple[lastbid.Graph, lastbid.Strategy, float]] = {}
 
@@ -207,10 +215,13 @@ def build(
         found: _position(graph, strategy, value)
         for found, (graph, strategy, value) in solved.items()
     }
-    exact_starts = [
-        start(*found, max_dice) for found in sorted(solved) if sum(found[:2]) == exact_dice
-    ]
-    exact_rounds = _exact_rounds(rules, exact_starts, exact_dice, progress)
+
+    def starts_with(dice: int) -> list[GameState]:
+        return [start(*found, max_dice) for found in sorted(solved) if sum(found[:2]) == dice]
+
+    tree_dice = min(exact_dice, 3)
+    ladders = ladder_policy.build(rules, starts_with(4), progress) if exact_dice >= 4 else None
+    exact_rounds = _exact_rounds(rules, starts_with(tree_dice), tree_dice, progress)
     return Book(
         rules_key(rules),
         positions,
@@ -220,7 +231,8 @@ def build(
         blind_opening,
         memory,
         exact_rounds,
-        exact_dice if exact_rounds is not None else 0,
+        4 if ladders is not None else tree_dice if exact_rounds is not None else 0,
+        ladders,
     )
 
 
@@ -325,6 +337,9 @@ def save(book: Book, rules: Ruleset, where: Path) -> Path:
     if book.exact is not None:
         header["exact_calls"] = list(book.exact.calls)
         arrays.update({f"exact_{name}": array for name, array in book.exact.arrays().items()})
+    if book.ladders is not None:
+        header["ladder_calls"] = list(book.ladders.calls)
+        arrays.update({f"ladder_{name}": a for name, a in book.ladders.arrays().items()})
     arrays["header"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **arrays)  # type: ignore[arg-type]  # numpy's stub: allow_pickle
@@ -377,6 +392,10 @@ def _read(arrays: Mapping[str, np.ndarray], rules: Ruleset, path: Path) -> Book:
     if "exact_calls" in header:
         saved = {name: arrays[f"exact_{name}"] for name in exact.ARRAYS}
         exact_rounds = exact.ExactRounds.from_arrays(saved, header["exact_calls"])
+    ladders = None
+    if "ladder_calls" in header:
+        saved = {name: arrays[f"ladder_{name}"] for name in ladder_policy.ARRAYS}
+        ladders = ladder_policy.LadderRounds.from_arrays(saved, header["ladder_calls"])
     return Book(
         header["rules"],
         positions,
@@ -387,6 +406,7 @@ def _read(arrays: Mapping[str, np.ndarray], rules: Ruleset, path: Path) -> Book:
         header.get("memory", 1),
         exact_rounds,
         header.get("exact_dice", 0),
+        ladders,
     )
 
 

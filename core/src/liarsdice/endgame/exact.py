@@ -100,7 +100,7 @@ class ExactRounds:
         actions = [self._action(view.viewer, int(code)) for code in self._moves(node)]
         if actions != list(legal_moves(rules, state, view.viewer)):
             return None
-        rows = _rows(alive[seat].dice)
+        rows = hand_rows(alive[seat].dice)
         row = rows.get(tuple(sorted(view.own_dice)))
         start, end = int(self.offsets[node]), int(self.offsets[node + 1])
         if row is None or (end - start) != len(actions) * len(rows):
@@ -247,13 +247,13 @@ def _code(action: Action, calls: dict[str, int]) -> int:
     return -1 - calls.setdefault(action.kind, len(calls))
 
 
-_ROWS: dict[int, dict[tuple[int, ...], int]] = {}
+_HAND_ROWS: dict[int, dict[tuple[int, ...], int]] = {}
 
 
-def _rows(dice: int) -> dict[tuple[int, ...], int]:
+def hand_rows(dice: int) -> dict[tuple[int, ...], int]:
     """Each hand of ``dice`` dice by its row (in the order of
     :func:`~liarsdice.endgame.rounds.hands`)."""
-    found = _ROWS.get(dice)
+    found = _HAND_ROWS.get(dice)
     if found is None:
-        found = _ROWS[dice] = {hand: row for row, hand in enumerate(hands(dice)[0])}
+        found = _HAND_ROWS[dice] = {hand: row for row, hand in enumerate(hands(dice)[0])}
     return found

@@ -301,11 +301,12 @@ def build(rules: Ruleset, root: GameState, *, audit: int = 0) -> RoundTree:
     depending on what the module assumes they do not. With ``audit`` n, every n-th node is
     checked in full: its moves, the state after each bid and the outcomes of each call, for
     every pair of hands (1: every node)."""
-    return _Builder(rules, root, audit).tree()
+    return Builder(rules, root, audit).tree()
 
 
-class _Builder:
-    """The walk of one round's public tree with the engine (see :func:`build`)."""
+class Builder:
+    """The walk of one round's public tree with the engine (see :func:`build`); its checks
+    (:meth:`check`) and call tables (:meth:`table`) also serve :mod:`~liarsdice.endgame.ladder`."""
 
     def __init__(self, rules: Ruleset, root: GameState, audit: int) -> None:
         self.rules = rules
@@ -365,15 +366,15 @@ class _Builder:
                 children.append((action, None))
         full = self.audit > 0 and number % self.audit == 0
         if number == 0 or full:
-            self._check(state, moves, children)
+            self.check(state, moves, children)
         elif spot or number % SPOT_CHECK == 0:
-            self._check(state, moves, children[:1])
+            self.check(state, moves, children[:1])
         head, bids, plugins = key
         kids: list[int] = []
         for action, child in children:
             if child is None:
                 assert isinstance(action, CallAction)
-                kids.append(~self._table(state, action, plugins, full=full))
+                kids.append(~self.table(state, action, plugins, full=full))
                 continue
             assert isinstance(action, BidAction)
             placed = (player, action.bid.quantity, action.bid.face)
@@ -383,7 +384,7 @@ class _Builder:
         self.kids[number] = tuple(kids)
         return number
 
-    def _check(
+    def check(
         self,
         state: GameState,
         moves: tuple[Action, ...],
@@ -405,7 +406,7 @@ class _Builder:
                 ):
                     raise Unsolvable("the public state after a bid depends on the dice")
 
-    def _table(self, state: GameState, call: CallAction, plugins: str, *, full: bool) -> int:
+    def table(self, state: GameState, call: CallAction, plugins: str, *, full: bool) -> int:
         round_ = state.round
         assert round_ is not None
         placed = round_.bids[-1]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 from liarsdice.endgame.cfr import Solver, evaluate, outcome_reach
 from liarsdice.endgame.graph import Graph
@@ -46,7 +47,9 @@ def solve_group(
     guess = {key: 0.0 for key in group}
     for _ in range(MAX_SWEEPS):
         for key in group:
-            _run(solvers[key], graph.payoffs(key, {**values, **guess}), target, max_iterations)
+            run_to_target(
+                solvers[key], graph.payoffs(key, {**values, **guess}), target, max_iterations
+            )
         if not cyclic:
             break
         strategies = {key: solvers[key].average() for key in group}
@@ -74,7 +77,20 @@ def solve_group(
     return solved
 
 
-def _run(solver: Solver, payoffs: list[float], target: float, max_iterations: int) -> None:
+class Solving(Protocol):
+    """What :func:`run_to_target` drives: :class:`~liarsdice.endgame.cfr.Solver`, or
+    :class:`liarsdice.endgame.ladder_cfr.Solver`."""
+
+    iterations: int
+
+    def set_payoffs(self, payoffs: Sequence[float]) -> None: ...
+    def run(self, iterations: int) -> None: ...
+    def exploitability(self, payoffs: Sequence[float]) -> float: ...
+
+
+def run_to_target(
+    solver: Solving, payoffs: list[float], target: float, max_iterations: int
+) -> None:
     """CFR+ until the average strategy's exploitability is at most ``target``, or
     ``max_iterations``. The exploitability is looked at after :data:`FIRST_CHECK` iterations,
     then where the fall seen so far (a power of the iterations, :data:`DECAY` at first) says

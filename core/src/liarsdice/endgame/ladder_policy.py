@@ -1,0 +1,317 @@
+"""Rounds solved on their ladders, kept small for a book: the policy where its players go.
+
+A round of four dice in play solved on its ladder (:mod:`~liarsdice.endgame.ladder_cfr`) has
+up to 16.8 million nodes, and its average strategy gives nearly every move some weight: 1.4 GB
+as whole parts of :data:`~liarsdice.endgame.solution.QUANTUM`. :func:`publish` keeps it small:
+chances under :data:`THRESHOLD` are dropped and the rest scaled back to 1, and only the
+(node, hand) pairs the player's own policy reaches are kept, each with its moves of positive
+chance, in whole parts of ``QUANTUM``. That drops 14 in 15 of the entries at 2 dice each with
+ones wild, and costs no exploitability there (measured in docs/bots.md).
+
+:class:`LadderRounds` holds several rounds. A round is found by the key of its root (the
+:func:`~liarsdice.endgame.exact.heads_up_key` of a view's state with its bids left out: the
+two seats renamed, the dice per player, the opener, the public plugin state) and a node by the
+bids' rungs, numbered as on the ladder (:meth:`~liarsdice.endgame.ladder.Ladder.node`); the
+engine's legal moves there must be the rungs above the last bid and the round's calls.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping
+
+import attrs
+import numpy as np
+
+from liarsdice.endgame.exact import FACE_CODES, hand_rows, heads_up_key, key_hash
+from liarsdice.endgame.graph import Limits
+from liarsdice.endgame.ladder_cfr import Level, Solver, Strategy
+from liarsdice.endgame.ladders import solve_round
+from liarsdice.endgame.rounds import Unsolvable, legal_moves, node_key
+from liarsdice.endgame.solution import QUANTUM
+from liarsdice.models import Action, Bid, BidAction, CallAction, GameState
+from liarsdice.ruleset import Ruleset
+from liarsdice.views import PlayerView, view_state
+
+THRESHOLD = 0.01
+"""Chances under this are dropped from a published ladder policy (see the module)."""
+ARRAYS = ("roots", "opener", "rung_offsets", "rungs", "keys", "offsets", "moves", "chances")
+"""The arrays a :class:`LadderRounds` is saved as (:meth:`LadderRounds.arrays`)."""
+_ROUND, _DEPTH, _RANK = 46, 40, 8
+"""A pair's key: ``round << 46 | depth << 40 | rank << 8 | hand``."""
+
+
+@attrs.frozen(eq=False)
+class LadderRounds:
+    """Rounds solved on their ladders, small (see the module): per round ``r``, the hash of
+    its root's key (``roots[r]``), the seat that opens (``opener[r]``) and its rungs' codes
+    (``rungs[rung_offsets[r]:rung_offsets[r + 1]]``, ``quantity * FACE_CODES + face``); per
+    (node, hand) pair kept, its key (``keys``, sorted, see :data:`_ROUND`) and its moves
+    (``moves``: a rung number, or ``-1 - k`` for call ``calls[k]``) with their chances
+    (``chances``, parts of ``QUANTUM``) at ``offsets[i]:offsets[i + 1]``."""
+
+    roots: np.ndarray
+    opener: np.ndarray
+    rung_offsets: np.ndarray
+    rungs: np.ndarray
+    keys: np.ndarray
+    offsets: np.ndarray
+    moves: np.ndarray
+    chances: np.ndarray
+    calls: tuple[str, ...]
+    _found: dict[int, int] = attrs.field(init=False, factory=dict)
+
+    def __attrs_post_init__(self) -> None:
+        self._found.update({int(root): r for r, root in enumerate(self.roots)})
+
+    def __len__(self) -> int:
+        """The number of (node, hand) pairs kept."""
+        return len(self.keys)
+
+    def policy(self, rules: Ruleset, view: PlayerView) -> dict[Action, float] | None:
+        """The published policy at ``view`` (the viewer on turn), in the viewer's name; ``None``
+        where no round here has that node, the policy never leads there with the viewer's hand,
+        or the legal moves are not the ladder's."""
+        state = view_state(view)
+        alive = state.alive
+        if state.round is None or len(alive) != 2 or view.own_dice is None or not view.viewer:
+            return None
+        head, bids, plugins = heads_up_key(state)
+        found = self._found.get(key_hash((head, (), plugins)))
+        if found is None:
+            return None
+        codes = self.rungs[int(self.rung_offsets[found]) : int(self.rung_offsets[found + 1])]
+        place = {int(code): rung for rung, code in enumerate(codes)}
+        path = [place.get(quantity * FACE_CODES + face, -1) for _, quantity, face in bids]
+        if any(rung < 0 for rung in path) or path != sorted(set(path)):
+            return None
+        seat = [player.name for player in alive].index(view.viewer)
+        if view.turn != view.viewer or (int(self.opener[found]) + len(path)) % 2 != seat:
+            return None
+        top = path[-1] if path else -1
+        legal = legal_moves(rules, state, view.viewer)
+        raises = {a.bid for a in legal if isinstance(a, BidAction)}
+        calls = {a.kind for a in legal if isinstance(a, CallAction)}
+        above = {_bid(int(code)) for code in codes[top + 1 :]}
+        if not (raises <= above if not path else raises == above and calls == set(self.calls)):
+            return None
+        row = hand_rows(alive[seat].dice).get(tuple(sorted(view.own_dice)))
+        if row is None:
+            return None
+        rank = sum(math.comb(rung, index + 1) for index, rung in enumerate(path))
+        key = (found << _ROUND) | (len(path) << _DEPTH) | (rank << _RANK) | row
+        at = int(np.searchsorted(self.keys, np.uint64(key)))
+        if at == len(self.keys) or int(self.keys[at]) != key:
+            return None
+        start, end = int(self.offsets[at]), int(self.offsets[at + 1])
+        chances: dict[Action, float] = {}
+        for move, part in zip(self.moves[start:end], self.chances[start:end], strict=True):
+            if move >= 0:
+                action: Action = BidAction(view.viewer, _bid(int(codes[move])))
+            else:
+                action = CallAction(view.viewer, self.calls[-1 - int(move)])
+            if action not in legal:
+                return None
+            chances[action] = int(part) / QUANTUM
+        return chances
+
+    def strategy(self, round_index: int, solver: Solver) -> Strategy:
+        """Round ``round_index``'s policy as level arrays for ``solver`` (on that round's
+        ladder: its best responses against what is kept; moves never kept get 0, and pairs not
+        kept are spread evenly: their player never goes there)."""
+        low = np.searchsorted(self.keys, np.uint64(round_index << _ROUND))
+        high = np.searchsorted(self.keys, np.uint64((round_index + 1) << _ROUND))
+        keys = self.keys[low:high]
+        depths = (keys >> np.uint64(_DEPTH)) & np.uint64(63)
+        levels: dict[int, Level] = {}
+
+        def level(depth: int) -> Level:
+            if depth not in levels:
+                levels[depth] = self._level(solver, depth, int(low), keys, depths == depth)
+            return levels[depth]
+
+        return level
+
+    def _level(
+        self, solver: Solver, depth: int, low: int, keys: np.ndarray, here: np.ndarray
+    ) -> Level:
+        n, c = solver.rungs, solver.binomial
+        raises, calls = solver.uniform_level(depth)
+        pairs = np.flatnonzero(here)
+        ranks = ((keys[pairs] >> np.uint64(_RANK)) & np.uint64(2**32 - 1)).astype(np.int64)
+        hands = (keys[pairs] & np.uint64(255)).astype(np.int64)
+        for j in range(depth, n):
+            inside = ranks < c[j][depth]
+            raises[c[j][depth + 1] + ranks[inside], hands[inside]] = 0.0
+        calls[:, ranks, hands] = 0.0
+        starts, ends = self.offsets[pairs + low], self.offsets[pairs + low + 1]
+        counts = ends - starts
+        owner = np.repeat(np.arange(len(pairs)), counts)
+        before = np.cumsum(counts) - counts
+        entries = starts[owner] + np.arange(len(owner)) - before[owner]
+        moves = self.moves[entries].astype(np.int64)
+        chances = self.chances[entries] / QUANTUM
+        bids = moves >= 0
+        column = np.array([c[j][depth + 1] for j in range(n)], dtype=np.int64)
+        rows = column[moves[bids]] + ranks[owner[bids]]
+        raises[rows, hands[owner[bids]]] = chances[bids]
+        kinds = -1 - moves[~bids]
+        calls[kinds, ranks[owner[~bids]], hands[owner[~bids]]] = chances[~bids]
+        return raises, calls
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The arrays to save (:data:`ARRAYS`); :attr:`calls` goes in the book's header."""
+        return {name: getattr(self, name) for name in ARRAYS}
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, np.ndarray], calls: Iterable[str]) -> LadderRounds:
+        """The rounds saved as :meth:`arrays` (and ``calls``); ``ValueError`` if their sizes
+        do not fit together."""
+        found = cls(**{name: np.asarray(arrays[name]) for name in ARRAYS}, calls=tuple(calls))
+        if not (
+            len(found.roots) == len(found.opener) == len(found.rung_offsets) - 1
+            and int(found.rung_offsets[-1]) == len(found.rungs)
+            and len(found.offsets) == len(found.keys) + 1
+            and int(found.offsets[-1]) == len(found.moves) == len(found.chances)
+        ):
+            raise ValueError("the ladder rounds' arrays do not fit together")
+        return found
+
+
+def publish(solvers: Iterable[Solver], threshold: float = THRESHOLD) -> LadderRounds:
+    """The rounds of ``solvers`` (each on a ladder of two seats ``P0`` and ``P1``), their
+    average strategies published (see the module)."""
+    publishing = Publishing(threshold)
+    for solver in solvers:
+        publishing.add(solver)
+    return publishing.done()
+
+
+def build(
+    rules: Ruleset,
+    starts: Iterable[GameState],
+    progress: Callable[[str], None] | None = None,
+    threshold: float = THRESHOLD,
+) -> LadderRounds | None:
+    """The rounds ``starts`` (states between rounds, two seats ``P0`` and ``P1``) deal, solved
+    on their ladders (:func:`~liarsdice.endgame.ladders.solve_round`, the positions after them
+    as endgames of at most one die fewer in play) and published, one at a time; a round that is
+    not a ladder is left out (``progress`` is told why, as a line per start); ``None`` where
+    none is left."""
+    publishing = Publishing(threshold)
+    for state in starts:
+        dice = " v ".join(str(player.dice) for player in state.players)
+        opens = f"{dice} dice, {state.next_opener} opens"
+        limits = Limits(max_dice=state.dice_in_play - 1, beyond="dice-share")
+        try:
+            solved = solve_round(rules, state, limits=limits)
+        except Unsolvable as error:
+            if progress is not None:
+                progress(f"{opens}: not solved exactly ({error.reason})")
+            continue
+        publishing.add(solved.solver)
+        if progress is not None:
+            climb, after, rounds = solved.seconds
+            progress(
+                f"{opens}: solved on its ladder, exploitability {solved.exploitability:.4f} "
+                f"({solved.ladder.size:,} nodes, {solved.solver.iterations} iterations, "
+                f"in {climb + after + rounds:.1f} s)"
+            )
+        del solved  # its arrays go before the next round's are made
+    return publishing.done() if publishing.parts else None
+
+
+class Publishing:
+    """Rounds published one by one (:meth:`add`), gathered at the end (:meth:`done`)."""
+
+    def __init__(self, threshold: float) -> None:
+        self.threshold = threshold
+        self.calls: list[str] = []
+        self.roots: list[int] = []
+        self.opener: list[int] = []
+        self.rungs: list[int] = []
+        self.rung_offsets = [0]
+        self.parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+
+    def add(self, solver: Solver) -> None:
+        ladder = solver.ladder
+        index = len(self.roots)
+        self.roots.append(key_hash(node_key(ladder.root)))
+        self.opener.append(ladder.opener)
+        self.rungs += [bid.quantity * FACE_CODES + bid.face for bid in ladder.rungs]
+        self.rung_offsets.append(len(self.rungs))
+        self.calls += [kind for kind in ladder.calls if kind not in self.calls]
+        kinds = [-1 - self.calls.index(kind) for kind in ladder.calls]
+        for player in (0, 1):
+            kept = _thresholded(solver, solver.average(player), self.threshold)
+            reach = solver.reach(player, kept)
+            for depth in range(solver.rungs + 1):
+                if ladder.actor(depth) == player:
+                    self.parts.append(
+                        _entries(solver, index, depth, kept(depth), reach[depth], kinds)
+                    )
+
+    def done(self) -> LadderRounds:
+        keys = np.concatenate([p[0] for p in self.parts])
+        moves = np.concatenate([p[1] for p in self.parts])
+        chances = np.concatenate([p[2] for p in self.parts])
+        order = np.lexsort((-chances, keys))
+        keys, moves, chances = keys[order], moves[order], chances[order]
+        first = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+        quantized = np.floor(chances * QUANTUM)
+        quantized[first] += QUANTUM - np.add.reduceat(quantized, first)  # the largest: the rest
+        return LadderRounds(
+            roots=np.asarray(self.roots, dtype=np.uint64),
+            opener=np.asarray(self.opener, dtype=np.int8),
+            rung_offsets=np.asarray(self.rung_offsets, dtype=np.int64),
+            rungs=np.asarray(self.rungs, dtype=np.int32),
+            keys=keys[first],
+            offsets=np.r_[first, len(keys)].astype(np.int64),
+            moves=moves,
+            chances=quantized.astype(np.uint16),
+            calls=tuple(self.calls),
+        )
+
+
+def _thresholded(solver: Solver, strategy: Strategy, threshold: float) -> Strategy:
+    """``strategy`` with chances under ``threshold`` dropped and the rest scaled to sum to 1."""
+
+    def level(depth: int) -> Level:
+        raises, calls = strategy(depth)
+        raises = np.where(raises >= threshold, raises, 0.0).astype(raises.dtype)
+        calls = np.where(calls >= threshold, calls, 0.0).astype(calls.dtype)
+        return solver.normalised(depth, (raises, calls))
+
+    return level
+
+
+def _entries(
+    solver: Solver,
+    index: int,
+    depth: int,
+    level: Level,
+    reach: np.ndarray,
+    kinds: list[int],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The keys, moves and chances of one level's kept entries: positive chances at the
+    (node, hand) pairs the player's own policy reaches."""
+    n, c = solver.rungs, solver.binomial
+    raises, calls = level
+    keys, moves, chances = [], [], []
+    base = np.uint64((index << _ROUND) | (depth << _DEPTH))
+    for j in range(depth, n):
+        low, high, count = c[j][depth + 1], c[j + 1][depth + 1], c[j][depth]
+        rank, hand = np.nonzero((raises[low:high] > 0) & (reach[:count] > 0))
+        keys.append(base | (rank.astype(np.uint64) << np.uint64(_RANK)) | hand.astype(np.uint64))
+        moves.append(np.full(len(rank), j, dtype=np.int8))
+        chances.append(raises[low:high][rank, hand].astype(np.float64))
+    for k, code in enumerate(kinds if depth else []):
+        rank, hand = np.nonzero((calls[k] > 0) & (reach > 0))
+        keys.append(base | (rank.astype(np.uint64) << np.uint64(_RANK)) | hand.astype(np.uint64))
+        moves.append(np.full(len(rank), code, dtype=np.int8))
+        chances.append(calls[k][rank, hand].astype(np.float64))
+    return np.concatenate(keys), np.concatenate(moves), np.concatenate(chances)
+
+
+def _bid(code: int) -> Bid:
+    return Bid(code // FACE_CODES, code % FACE_CODES)
