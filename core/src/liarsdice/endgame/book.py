@@ -14,7 +14,8 @@ their hands).
 With ``exact_dice`` 3, a book also holds the rounds with three dice in play solved exactly, on
 their whole trees (:mod:`~liarsdice.endgame.exact`: every bid remembered, no abstraction); with
 4, the rounds with four dice in play too, solved on their bid ladders
-(:mod:`~liarsdice.endgame.ladder_policy`). :meth:`Book.exact_policy` gives them.
+(:mod:`~liarsdice.endgame.ladder_policy`). :meth:`Book.exact_policy` gives them. (:class:`Book`
+and its lookups live in :mod:`~liarsdice.endgame.book_data`; this module names them too.)
 
 A book is found by the dice of the two living players and who opens, whatever the seats' names,
 the table's size or the public plugin state (a revolver's chambers, which the book takes as they
@@ -37,22 +38,19 @@ import zipfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
-import attrs
 import numpy as np
 
 from liarsdice.endgame import exact, ladder_policy, lastbid
-from liarsdice.endgame.rounds import Hand, Unsolvable, dealt_root, hands, legal_moves
+from liarsdice.endgame.book_data import PLAYERS as PLAYERS
+from liarsdice.endgame.book_data import Book as Book
+from liarsdice.endgame.book_data import Position as Position
+from liarsdice.endgame.book_data import PositionKey as PositionKey
+from liarsdice.endgame.book_data import stored_move
+from liarsdice.endgame.rounds import Hand, Unsolvable, dealt_root, hands
 from liarsdice.endgame.store import default_directory, rules_key
-from liarsdice.models import Action, Bid, BidAction, CallAction, GameState, PlayerState
+from liarsdice.models import GameState, PlayerState
 from liarsdice.ruleset import Ruleset
-from liarsdice.views import PlayerView, view_state
 
-PLAYERS = ("P0", "P1")
-"""The names a book's positions are solved under, by seat."""
-PositionKey = tuple[int, int, int]
-"""``(d0, d1, opener)``: the two living players' dice in seat order and which of them opens."""
-Move = tuple[str, int, int] | tuple[str, str]
-"""A move as stored: ``("bid", quantity, face)`` or ``("call", kind)``."""
 SMALLEST = 1e-3
 """A chance below this is dropped from a stored policy (and the rest scaled up to 1)."""
 FORMAT = 2
@@ -63,89 +61,6 @@ ITERATIONS = 200
 
 class BookError(Exception):
     """A book that cannot be read: damaged, or for other rules."""
-
-
-@attrs.frozen
-class Position:
-    """One solved position: each node's moves and its policy per hand of the player on turn
-    (``policy[node][hand, move]``), the players' hands, and its value to player 0."""
-
-    nodes: dict[lastbid.NodeId, int]
-    moves: tuple[tuple[Move, ...], ...]
-    policy: tuple[np.ndarray, ...]
-    hands: tuple[dict[Hand, int], dict[Hand, int]]
-    actor: tuple[int, ...]
-    value: float
-
-
-@attrs.frozen
-class Book:
-    """The solved positions of one ruleset (``rules``: its :func:`rules_key`), by
-    :data:`PositionKey`, and how they were solved: ``iterations`` of CFR+ each, up to
-    ``max_dice`` each, nodes that count the bids made up to ``depth`` (1: the last bid alone;
-    :func:`liarsdice.endgame.lastbid.node_id`), remembering the last bid or the last two
-    (``memory``), with a ``blind_opening`` (one opening policy whatever the opener's hand) or
-    not; ``exact`` the rounds with three dice in play solved exactly and ``ladders`` those with
-    four, or ``None``; ``exact_dice`` the most dice in play solved exactly (0: none)."""
-
-    rules: str
-    positions: dict[PositionKey, Position]
-    iterations: int
-    max_dice: int
-    depth: int = 1
-    blind_opening: bool = False
-    memory: int = 1
-    exact: exact.ExactRounds | None = None
-    exact_dice: int = 0
-    ladders: ladder_policy.LadderRounds | None = None
-
-    def exact_policy(self, rules: Ruleset, view: PlayerView) -> dict[Action, float] | None:
-        """The exactly solved policy at ``view``, in the viewer's name; ``None`` where the book
-        holds no exact round with that node
-        (:meth:`~liarsdice.endgame.exact.ExactRounds.policy`,
-        :meth:`~liarsdice.endgame.ladder_policy.LadderRounds.policy`)."""
-        found = None if self.exact is None else self.exact.policy(rules, view)
-        if found is None and self.ladders is not None:
-            found = self.ladders.policy(rules, view)
-        return found
-
-    def policy(self, rules: Ruleset, view: PlayerView) -> dict[Action, float] | None:
-        """The solved policy at ``view``, in the viewer's name; ``None`` if the book has no such
-        position, or its moves there are not the legal ones."""
-        state = view_state(view)
-        round_ = state.round
-        alive = state.alive
-        if round_ is None or len(alive) != 2 or view.own_dice is None or view.viewer is None:
-            return None
-        seat = {player.name: index for index, player in enumerate(alive)}
-        position = self.positions.get((alive[0].dice, alive[1].dice, seat[round_.opener]))
-        if position is None:
-            return None
-        found = lastbid.node_id(state, self.depth, self.memory)
-        node = position.nodes.get(None if found is None else (PLAYERS[seat[found[0]]], *found[1:]))
-        me = seat[view.viewer]
-        row = position.hands[me].get(tuple(sorted(view.own_dice)))
-        if node is None or row is None or position.actor[node] != me:
-            return None
-        actions = [_action(view.viewer, move) for move in position.moves[node]]
-        if set(actions) != set(legal_moves(rules, state, view.viewer)):
-            return None
-        chances = position.policy[node][row]
-        return {action: float(p) for action, p in zip(actions, chances, strict=True) if p > 0.0}
-
-
-def _move(action: Action) -> Move:
-    if isinstance(action, BidAction):
-        return "bid", action.bid.quantity, action.bid.face
-    assert isinstance(action, CallAction)
-    return "call", action.kind
-
-
-def _action(player: str, move: Move) -> Action:
-    if move[0] == "bid":
-        assert len(move) == 3
-        return BidAction(player, Bid(int(move[1]), int(move[2])))
-    return CallAction(player, str(move[1]))
 
 
 def start(d0: int, d1: int, opener: int, dice_per_player: int) -> GameState:
@@ -275,7 +190,7 @@ def _opened_blind(
 def _position(graph: lastbid.Graph, strategy: lastbid.Strategy, value: float) -> Position:
     return Position(
         nodes={node: n for n, node in enumerate(graph.nodes)},
-        moves=tuple(tuple(_move(action) for action in actions) for actions in graph.actions),
+        moves=tuple(tuple(stored_move(action) for action in actions) for actions in graph.actions),
         policy=tuple(_pruned(matrix) for matrix in strategy),
         hands=(
             {hand: row for row, hand in enumerate(graph.hands[0])},
