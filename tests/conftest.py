@@ -143,6 +143,13 @@ def two_faces_plugin() -> types.ModuleType:
     return plugin
 
 
+@pytest.fixture
+def two_faces_installed() -> Iterator[None]:
+    """The two-faces variant installed for the test, as an entry point would (the CLI finds it)."""
+    with extra_variants({"two-faces": two_faces_plugin()}):
+        yield
+
+
 @pytest.fixture(scope="session")
 def two_faces_rules() -> Ruleset:
     """Dice loss with no wild face, bids on ones and twos only: 4 rungs at 2 x 1."""

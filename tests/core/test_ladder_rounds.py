@@ -11,9 +11,11 @@ from random import Random
 import attrs
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
 from liarsdice import Ruleset
 from liarsdice.bots.mixed_bot import MixedBot
+from liarsdice.cli import cli
 from liarsdice.endgame import Limits, Store, book, cfr, ladder_cfr, ladder_policy, solve
 from liarsdice.endgame.arrays import compiled as arrays_of
 from liarsdice.endgame.book import start
@@ -273,3 +275,35 @@ def test_a_book_with_ladder_rounds_is_saved_and_read_back(
     book.save(attrs.evolve(ladder_book, ladders=short), two_faces_rules, tmp_path / "short")
     with pytest.raises(book.BookError, match="do not fit together"):
         book.load(two_faces_rules, tmp_path / "short")
+
+
+@pytest.mark.usefixtures("two_faces_installed")
+def test_the_command_builds_the_ladder_rounds_and_shows_them(tmp_path: Path) -> None:
+    """``--exact-dice 4`` adds the rounds of 4 dice in play (2 v 2, either opener) on their
+    ladders to those of 3 solved exactly; ``show`` counts them."""
+    runner = CliRunner()
+    rules = ["-v", "two-faces", "-v", "dice-loss", "-o", "standard.wild_ones=false"]
+    args = [*rules, "--dir", str(tmp_path)]
+    built = runner.invoke(
+        cli,
+        ["endgames", "build", *args, "--max-dice", "2", "--iterations", "5", "--exact-dice", "4"],
+    )
+    assert built.exit_code == 0, built.output
+    for opener in ("P0", "P1"):
+        assert f"2 v 2 dice, {opener} opens: solved on its ladder, exploitability" in built.output
+    assert "1 v 2 dice, P0 opens: solved exactly" in built.output
+    shown = runner.invoke(cli, ["endgames", "show", *args])
+    assert shown.exit_code == 0, shown.output
+    assert "the rounds with 4 dice in play solved on their bid ladders (2 rounds" in shown.output
+
+
+def test_a_build_says_why_a_round_is_no_ladder_and_keeps_none() -> None:
+    """Ones-locking changes the count once ones are bid: no ladder, so no ladder rounds, and the
+    build is told why (the book plays its abstraction there)."""
+    rules = Ruleset.build(["ones-locking", "dice-loss"])
+    told: list[str] = []
+    assert ladder_policy.build(rules, [start(1, 1, 0, 2)], told.append) is None
+    assert told == [
+        "1 v 1 dice, P0 opens: not solved exactly (the bids are not a ladder: a bid changes the "
+        "public plugin state)"
+    ]
