@@ -1,6 +1,7 @@
 """Median decision time of each bot kind at a full table of 30 dice (6 players x 5 dice).
 
-Usage: uv run python benchmarks/bot_decisions.py [--preset dudo] [--games 40] [--runs 5] [--budget]
+Usage: uv run python benchmarks/bot_decisions.py [--preset dudo | --variants dice-loss] [--games 40]
+[--runs 5] [--budget]
 
 Each run is a tournament (`liarsdice.tournament.run`) between two ``mixed``, two ``bayes`` and two
 ``odds`` bots, and a second one between six ``random`` bots as the baseline of the same run;
@@ -100,11 +101,16 @@ def budget(rules: Ruleset, games: int, runs: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--preset", default="dudo")
+    parser.add_argument("--variants", help="variants instead of a preset, e.g. dice-loss")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--budget", action="store_true", help="hard's median and p99 only")
     args = parser.parse_args()
-    rules = Ruleset.build(preset=args.preset)
+    rules = (
+        Ruleset.build(args.variants.split(","))
+        if args.variants
+        else Ruleset.build(preset=args.preset)
+    )
     if args.budget:
         budget(rules, args.games, args.runs)
         return
