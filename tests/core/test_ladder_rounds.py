@@ -307,3 +307,26 @@ def test_a_build_says_why_a_round_is_no_ladder_and_keeps_none() -> None:
         "1 v 1 dice, P0 opens: not solved exactly (the bids are not a ladder: a bid changes the "
         "public plugin state)"
     ]
+
+
+def test_a_stopped_build_goes_on_from_the_ladder_rounds_it_solved(
+    two_faces_rules: Ruleset, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each ladder round published is kept in the endgame cache: a second build reads it
+    instead of solving it again, and gets the same rounds; a damaged one is solved again."""
+    monkeypatch.setenv("LIARSDICE_ENDGAME_CACHE", str(tmp_path))
+    starts = [start(2, 2, 0, 2), start(2, 2, 1, 2)]
+    told: list[str] = []
+    first = ladder_policy.build(two_faces_rules, starts, told.append)
+    kept = sorted((tmp_path / "ladders").iterdir())
+    assert first is not None and len(kept) == 2
+    assert all("solved on its ladder, exploitability" in line for line in told)
+    told.clear()
+    again = ladder_policy.build(two_faces_rules, starts, told.append)
+    assert again is not None and all("solved on its ladder before" in line for line in told)
+    for name, array in first.arrays().items():
+        assert np.array_equal(getattr(again, name), array), name
+    kept[0].write_bytes(b"not an archive")
+    told.clear()
+    ladder_policy.build(two_faces_rules, starts, told.append)
+    assert sum("solved on its ladder, exploitability" in line for line in told) == 1

@@ -13,12 +13,19 @@ ones wild, and costs no exploitability there (measured in docs/bots.md).
 two seats renamed, the dice per player, the opener, the public plugin state) and a node by the
 bids' rungs, numbered as on the ladder (:meth:`~liarsdice.endgame.ladder.Ladder.node`); the
 engine's legal moves there must be the rungs above the last bid and the round's calls.
+
+:func:`build` solves and publishes rounds one at a time, keeping each in the endgame cache, and
+:func:`merged` gathers them.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
-from collections.abc import Callable, Iterable, Mapping
+import zipfile
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 
 import attrs
 import numpy as np
@@ -27,8 +34,9 @@ from liarsdice.endgame.exact import FACE_CODES, hand_rows, heads_up_key, key_has
 from liarsdice.endgame.graph import Limits
 from liarsdice.endgame.ladder_cfr import Level, Solver, Strategy
 from liarsdice.endgame.ladders import solve_round
-from liarsdice.endgame.rounds import Unsolvable, legal_moves, node_key
+from liarsdice.endgame.rounds import Unsolvable, dealt_root, legal_moves, node_key
 from liarsdice.endgame.solution import QUANTUM
+from liarsdice.endgame.store import default_directory, solution_key
 from liarsdice.models import Action, Bid, BidAction, CallAction, GameState
 from liarsdice.ruleset import Ruleset
 from liarsdice.views import PlayerView, view_state
@@ -181,10 +189,7 @@ class LadderRounds:
 def publish(solvers: Iterable[Solver], threshold: float = THRESHOLD) -> LadderRounds:
     """The rounds of ``solvers`` (each on a ladder of two seats ``P0`` and ``P1``), their
     average strategies published (see the module)."""
-    publishing = Publishing(threshold)
-    for solver in solvers:
-        publishing.add(solver)
-    return publishing.done()
+    return merged([_published(solver, threshold) for solver in solvers])
 
 
 def build(
@@ -197,80 +202,128 @@ def build(
     on their ladders (:func:`~liarsdice.endgame.ladders.solve_round`, the positions after them
     as endgames of at most one die fewer in play) and published, one at a time; a round that is
     not a ladder is left out (``progress`` is told why, as a line per start); ``None`` where
-    none is left."""
-    publishing = Publishing(threshold)
+    none is left. Each round published is kept in ``ladders/`` of the endgame store's directory
+    (:func:`~liarsdice.endgame.store.default_directory`, where there is one) and read from there
+    by a later build: a build stopped part way goes on from the round it stopped in."""
+    rounds: list[LadderRounds] = []
+    cache = default_directory()
     for state in starts:
         dice = " v ".join(str(player.dice) for player in state.players)
         opens = f"{dice} dice, {state.next_opener} opens"
         limits = Limits(max_dice=state.dice_in_play - 1, beyond="dice-share")
+        path = None if cache is None else _cache_path(cache, rules, state, limits, threshold)
+        kept = None if path is None else _read_cached(path)
+        if kept is not None:
+            rounds.append(kept)
+            if progress is not None:
+                progress(f"{opens}: solved on its ladder before (read from {path})")
+            continue
         try:
             solved = solve_round(rules, state, limits=limits)
         except Unsolvable as error:
             if progress is not None:
                 progress(f"{opens}: not solved exactly ({error.reason})")
             continue
-        publishing.add(solved.solver)
+        rounds.append(_published(solved.solver, threshold))
+        if path is not None:
+            _write_cached(path, rounds[-1])
         if progress is not None:
-            climb, after, rounds = solved.seconds
+            climb, after, solving = solved.seconds
             progress(
                 f"{opens}: solved on its ladder, exploitability {solved.exploitability:.4f} "
                 f"({solved.ladder.size:,} nodes, {solved.solver.iterations} iterations, "
-                f"in {climb + after + rounds:.1f} s)"
+                f"in {climb + after + solving:.1f} s)"
             )
         del solved  # its arrays go before the next round's are made
-    return publishing.done() if publishing.parts else None
+    return merged(rounds) if rounds else None
 
 
-class Publishing:
-    """Rounds published one by one (:meth:`add`), gathered at the end (:meth:`done`)."""
+def merged(rounds: Sequence[LadderRounds]) -> LadderRounds:
+    """``rounds`` (each one round, as :func:`build` publishes them) as one
+    :class:`LadderRounds`, in their order (the calls of all, in the order first met)."""
+    calls: list[str] = []
+    for part in rounds:
+        calls += [kind for kind in part.calls if kind not in calls]
+    keys, moves, offsets, rung_offsets = [], [], [np.zeros(1, dtype=np.int64)], [0]
+    for index, part in enumerate(rounds):
+        keys.append(part.keys + (np.uint64(index) << np.uint64(_ROUND)))  # each part's round: 0
+        own = part.moves.copy()
+        for k, kind in enumerate(part.calls):
+            own[part.moves == -1 - k] = -1 - calls.index(kind)
+        moves.append(own)
+        offsets.append(part.offsets[1:] + offsets[-1][-1])
+        rung_offsets += [int(o) + rung_offsets[-1] for o in part.rung_offsets[1:]]
+    return LadderRounds(
+        roots=np.concatenate([part.roots for part in rounds]),
+        opener=np.concatenate([part.opener for part in rounds]),
+        rung_offsets=np.asarray(rung_offsets, dtype=np.int64),
+        rungs=np.concatenate([part.rungs for part in rounds]),
+        keys=np.concatenate(keys),
+        offsets=np.concatenate(offsets),
+        moves=np.concatenate(moves),
+        chances=np.concatenate([part.chances for part in rounds]),
+        calls=tuple(calls),
+    )
 
-    def __init__(self, threshold: float) -> None:
-        self.threshold = threshold
-        self.calls: list[str] = []
-        self.roots: list[int] = []
-        self.opener: list[int] = []
-        self.rungs: list[int] = []
-        self.rung_offsets = [0]
-        self.parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
-    def add(self, solver: Solver) -> None:
-        ladder = solver.ladder
-        index = len(self.roots)
-        self.roots.append(key_hash(node_key(ladder.root)))
-        self.opener.append(ladder.opener)
-        self.rungs += [bid.quantity * FACE_CODES + bid.face for bid in ladder.rungs]
-        self.rung_offsets.append(len(self.rungs))
-        self.calls += [kind for kind in ladder.calls if kind not in self.calls]
-        kinds = [-1 - self.calls.index(kind) for kind in ladder.calls]
-        for player in (0, 1):
-            kept = _thresholded(solver, solver.average(player), self.threshold)
-            reach = solver.reach(player, kept)
-            for depth in range(solver.rungs + 1):
-                if ladder.actor(depth) == player:
-                    self.parts.append(
-                        _entries(solver, index, depth, kept(depth), reach[depth], kinds)
-                    )
+def _published(solver: Solver, threshold: float) -> LadderRounds:
+    """The round of ``solver`` alone, its average strategy published (see the module)."""
+    ladder = solver.ladder
+    parts = []
+    for player in (0, 1):
+        kept = _thresholded(solver, solver.average(player), threshold)
+        reach = solver.reach(player, kept)
+        for depth in range(solver.rungs + 1):
+            if ladder.actor(depth) == player:
+                parts.append(_entries(solver, depth, kept(depth), reach[depth]))
+    keys = np.concatenate([p[0] for p in parts])
+    moves = np.concatenate([p[1] for p in parts])
+    chances = np.concatenate([p[2] for p in parts])
+    order = np.lexsort((-chances, keys))
+    keys, moves, chances = keys[order], moves[order], chances[order]
+    first = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    quantized = np.floor(chances * QUANTUM)
+    quantized[first] += QUANTUM - np.add.reduceat(quantized, first)  # the largest: the rest
+    rungs = [bid.quantity * FACE_CODES + bid.face for bid in ladder.rungs]
+    return LadderRounds(
+        roots=np.asarray([key_hash(node_key(ladder.root))], dtype=np.uint64),
+        opener=np.asarray([ladder.opener], dtype=np.int8),
+        rung_offsets=np.asarray([0, len(rungs)], dtype=np.int64),
+        rungs=np.asarray(rungs, dtype=np.int32),
+        keys=keys[first],
+        offsets=np.r_[first, len(keys)].astype(np.int64),
+        moves=moves,
+        chances=quantized.astype(np.uint16),
+        calls=ladder.calls,
+    )
 
-    def done(self) -> LadderRounds:
-        keys = np.concatenate([p[0] for p in self.parts])
-        moves = np.concatenate([p[1] for p in self.parts])
-        chances = np.concatenate([p[2] for p in self.parts])
-        order = np.lexsort((-chances, keys))
-        keys, moves, chances = keys[order], moves[order], chances[order]
-        first = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-        quantized = np.floor(chances * QUANTUM)
-        quantized[first] += QUANTUM - np.add.reduceat(quantized, first)  # the largest: the rest
-        return LadderRounds(
-            roots=np.asarray(self.roots, dtype=np.uint64),
-            opener=np.asarray(self.opener, dtype=np.int8),
-            rung_offsets=np.asarray(self.rung_offsets, dtype=np.int64),
-            rungs=np.asarray(self.rungs, dtype=np.int32),
-            keys=keys[first],
-            offsets=np.r_[first, len(keys)].astype(np.int64),
-            moves=moves,
-            chances=quantized.astype(np.uint16),
-            calls=tuple(self.calls),
-        )
+
+def _cache_path(
+    directory: Path, rules: Ruleset, state: GameState, limits: Limits, threshold: float
+) -> Path:
+    """Where the round ``state`` deals, published with ``threshold``, is kept in the cache."""
+    key = solution_key(
+        rules, node_key(dealt_root(rules, state)), [limits.to_data(), "ladder", threshold]
+    )
+    return directory / "ladders" / (hashlib.sha256(key.encode()).hexdigest()[:32] + ".npz")
+
+
+def _read_cached(path: Path) -> LadderRounds | None:
+    """The round kept at ``path``, or ``None`` where there is none or it cannot be read."""
+    try:
+        with np.load(path) as saved:
+            calls = json.loads(saved["calls"].tobytes())
+            return LadderRounds.from_arrays({name: saved[name] for name in ARRAYS}, calls)
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile):
+        return None
+
+
+def _write_cached(path: Path, rounds: LadderRounds) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    calls = np.frombuffer(json.dumps(list(rounds.calls)).encode(), dtype=np.uint8)
+    partial = path.with_suffix(".partial.npz")
+    np.savez(partial, calls=calls, **rounds.arrays())  # type: ignore[arg-type]  # numpy's stub
+    partial.replace(path)
 
 
 def _thresholded(solver: Solver, strategy: Strategy, threshold: float) -> Strategy:
@@ -286,29 +339,24 @@ def _thresholded(solver: Solver, strategy: Strategy, threshold: float) -> Strate
 
 
 def _entries(
-    solver: Solver,
-    index: int,
-    depth: int,
-    level: Level,
-    reach: np.ndarray,
-    kinds: list[int],
+    solver: Solver, depth: int, level: Level, reach: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The keys, moves and chances of one level's kept entries: positive chances at the
-    (node, hand) pairs the player's own policy reaches."""
+    """The keys (of round 0), moves and chances of one level's kept entries: positive chances
+    at the (node, hand) pairs the player's own policy reaches."""
     n, c = solver.rungs, solver.binomial
     raises, calls = level
     keys, moves, chances = [], [], []
-    base = np.uint64((index << _ROUND) | (depth << _DEPTH))
+    base = np.uint64(depth << _DEPTH)
     for j in range(depth, n):
         low, high, count = c[j][depth + 1], c[j + 1][depth + 1], c[j][depth]
         rank, hand = np.nonzero((raises[low:high] > 0) & (reach[:count] > 0))
         keys.append(base | (rank.astype(np.uint64) << np.uint64(_RANK)) | hand.astype(np.uint64))
         moves.append(np.full(len(rank), j, dtype=np.int8))
         chances.append(raises[low:high][rank, hand].astype(np.float64))
-    for k, code in enumerate(kinds if depth else []):
+    for k in range(len(calls) if depth else 0):
         rank, hand = np.nonzero((calls[k] > 0) & (reach > 0))
         keys.append(base | (rank.astype(np.uint64) << np.uint64(_RANK)) | hand.astype(np.uint64))
-        moves.append(np.full(len(rank), code, dtype=np.int8))
+        moves.append(np.full(len(rank), -1 - k, dtype=np.int8))
         chances.append(calls[k][rank, hand].astype(np.float64))
     return np.concatenate(keys), np.concatenate(moves), np.concatenate(chances)
 
