@@ -322,7 +322,7 @@ def _write_cached(path: Path, rounds: LadderRounds) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     calls = np.frombuffer(json.dumps(list(rounds.calls)).encode(), dtype=np.uint8)
     partial = path.with_suffix(".partial.npz")
-    np.savez(partial, calls=calls, **rounds.arrays())  # type: ignore[arg-type]  # numpy's stub
+    np.savez_compressed(partial, calls=calls, **rounds.arrays())  # type: ignore[arg-type]
     partial.replace(path)
 
 
