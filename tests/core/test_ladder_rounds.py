@@ -21,11 +21,11 @@ from liarsdice.endgame.arrays import compiled as arrays_of
 from liarsdice.endgame.book import start
 from liarsdice.endgame.exact import key_hash
 from liarsdice.endgame.ladder import Ladder, climb
-from liarsdice.endgame.ladders import solve_round
+from liarsdice.endgame.ladders import solve_round, whole_game
 from liarsdice.endgame.response import measure
 from liarsdice.endgame.rounds import RoundTree, Unsolvable, build, dealt_root, node_key
 from liarsdice.endgame.solution import Endgame
-from liarsdice.endgame.wholegame import best_responses, continuation
+from liarsdice.endgame.wholegame import best_responses
 from liarsdice.models import Action, Bid, BidAction, GameState, PlayerState
 from liarsdice.views import PlayerView
 
@@ -107,10 +107,11 @@ def test_a_whole_round_solves_to_the_target_at_the_tree_solvers_pace() -> None:
     a best response over the whole game wins what it wins against the tree solver's (docs/bots.md:
     +0.6065 in seat 1, -0.5837 in seat 2)."""
     rules = Ruleset.build(["wild-sixes", "dice-loss"])
-    solved = solve_round(rules, start(2, 1, 0, 2), limits=Limits(max_dice=3))
+    limits = Limits(max_dice=3)
+    solved = solve_round(rules, start(2, 1, 0, 2), limits=limits)
     assert solved.solver.iterations == 45
     assert solved.exploitability <= 0.01
-    assert solved.best == pytest.approx((0.6065, -0.5837), abs=2e-4)
+    assert whole_game(rules, solved.solver, limits) == pytest.approx((0.6065, -0.5837), abs=2e-4)
 
 
 def test_the_ladder_counts_every_node_of_the_tree() -> None:
@@ -176,7 +177,7 @@ def test_a_round_solved_on_its_ladder_is_measured_as_the_calculator_measures_it(
         return endgames[position].policy(view)
 
     asked = measure(two_faces_rules, state, dict.fromkeys(solved.ladder.players, play))
-    assert solved.best == pytest.approx(asked.best, abs=1e-5)
+    assert whole_game(two_faces_rules, solved.solver, limits) == pytest.approx(asked.best, abs=1e-5)
     assert solved.value == pytest.approx(asked.value[0], abs=1e-5)
     assert first_round == node_key(solved.ladder.root)
 
@@ -215,25 +216,15 @@ def test_hard_plays_the_published_ladder_rounds_and_is_measured_exactly(
     state = start(2, 2, 0, 2)
     hard = MixedBot(rules, Random(0), endgames="solve", store=Store(None), book=ladder_book)
     measured = measure(rules, state, {"P0": hard.policy, "P1": hard.policy})
-    limits = Limits(max_dice=3)
     ladder = climb(rules, dealt_root(rules, state))
     solver = ladder_cfr.Solver(ladder)
-    after = []
-    for outcome in ladder.outcomes:
-        if outcome.state is not None:
-            endgame = solve(rules, outcome.state, limits=limits)
-            after.append(best_responses(rules, endgame)[endgame.start])
-    first, second = continuation(ladder.players, ladder.outcomes, after)
     (index,) = [
         r
         for r, root in enumerate(ladder_book.ladders.roots)
         if root == key_hash(node_key(ladder.root))
     ]
     stored = ladder_book.ladders.strategy(index, solver)
-    found = (
-        solver.best_response(0, first, against=stored),
-        solver.best_response(1, second, against=stored),
-    )
+    found = whole_game(rules, solver, Limits(max_dice=3), stored)
     assert found == pytest.approx(measured.best, abs=1e-6)
     assert measured.exploitability < 0.05
 
@@ -304,9 +295,22 @@ def test_a_build_says_why_a_round_is_no_ladder_and_keeps_none() -> None:
     told: list[str] = []
     assert ladder_policy.build(rules, [start(1, 1, 0, 2)], told.append) is None
     assert told == [
-        "1 v 1 dice, P0 opens: not solved exactly (the bids are not a ladder: a bid changes the "
-        "public plugin state)"
+        "1 v 1 dice, P0 opens: not solved on its ladder (the bids are not a ladder: a bid changes "
+        "the public plugin state): the book keeps its abstraction there"
     ]
+
+
+@pytest.mark.usefixtures("two_faces_installed")
+def test_a_round_whose_next_rounds_lead_back_to_each_other_is_built() -> None:
+    """Calza wins a die back (2 v 1, 1 v 1, 2 v 1 again): the endgames after the round cannot be
+    measured by whole-game best responses, but the round is solved and published all the same,
+    and the build tells its steps."""
+    rules = Ruleset.build(["two-faces", "dice-loss", "calza"], {"standard.wild_ones": False})
+    told: list[str] = []
+    found = ladder_policy.build(rules, [start(2, 2, 0, 3)], told.append)  # 3 each: a die won back
+    assert found is not None and len(found.roots) == 1 and "exact" in found.calls
+    assert told[0].startswith("2 v 2 dice, P0 opens: 8 rungs, 256 nodes, in ")
+    assert told[-1].startswith("2 v 2 dice, P0 opens: solved on its ladder, exploitability")
 
 
 def test_a_stopped_build_goes_on_from_the_ladder_rounds_it_solved(
@@ -320,10 +324,11 @@ def test_a_stopped_build_goes_on_from_the_ladder_rounds_it_solved(
     first = ladder_policy.build(two_faces_rules, starts, told.append)
     kept = sorted((tmp_path / "ladders").iterdir())
     assert first is not None and len(kept) == 2
-    assert all("solved on its ladder, exploitability" in line for line in told)
+    assert sum("solved on its ladder, exploitability" in line for line in told) == 2
     told.clear()
     again = ladder_policy.build(two_faces_rules, starts, told.append)
-    assert again is not None and all("solved on its ladder before" in line for line in told)
+    assert again is not None and len(told) == 2
+    assert all("solved on its ladder before" in line for line in told)
     for name, array in first.arrays().items():
         assert np.array_equal(getattr(again, name), array), name
     kept[0].write_bytes(b"not an archive")

@@ -141,6 +141,6 @@ def _exact(found: book.Book) -> str:
     if found.ladders is not None:
         parts.append(
             f"the rounds with 4 dice in play solved on their bid ladders "
-            f"({len(found.ladders.roots)} rounds, {len(found.ladders):,} nodes and hands kept)"
+            f"({len(found.ladders.roots)} rounds, {len(found.ladders):,} (node, hand) pairs kept)"
         )
     return ", ".join(parts) or "no round solved exactly"

@@ -100,7 +100,7 @@ def explore(rules: Ruleset, root: GameState, limits: Limits) -> Graph:
             if after is None or outcome.key in graph.entries or outcome.key in graph.estimates:
                 continue
             if after.dice_in_play > limits.max_dice:
-                graph.estimates[outcome.key] = _beyond(after, tree.players, limits)
+                graph.estimates[outcome.key] = estimate(after, tree.players, limits)
                 continue
             following = dealt_root(rules, after)
             graph.entries[outcome.key] = node_key(following)
@@ -108,7 +108,7 @@ def explore(rules: Ruleset, root: GameState, limits: Limits) -> Graph:
     return graph
 
 
-def _beyond(state: GameState, players: tuple[str, str], limits: Limits) -> float:
+def estimate(state: GameState, players: tuple[str, str], limits: Limits) -> float:
     """The estimate of ``state`` (beyond the limits) to player 0, or :class:`Unsolvable`."""
     first, second = (state.player(name).dice for name in players)
     if limits.beyond == "refuse":

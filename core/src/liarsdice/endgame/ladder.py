@@ -9,14 +9,9 @@ dice in play and every face bid on), too many to build with the engine as
 are the ``d``-subsets numbered in colexicographic order, in which the subsets whose top rung is
 below ``j`` are the first ``C(j, d)``: raising node ``r`` of depth ``d`` to rung ``j`` leads to
 node ``C(j, d + 1) + r`` of depth ``d + 1``, and the nodes whose top rung is ``i`` (whose calls
-meet the same table) are ``C(i, d)`` to ``C(i + 1, d)``. Every pass of CFR+ is slices and matrix
-products, level by level, in float32.
-
-A level's raise edges are numbered as the nodes they lead to (``C(n, d + 1)`` of them) and its
-calls as its nodes, one array per kind; each is a row per edge and a column per hand of the
-player on turn at that depth (the players alternate). Only the regrets and the strategy sums
-are kept per edge; the current and average strategies are worked out level by level when a pass
-needs them.
+meet the same table) are ``C(i, d)`` to ``C(i + 1, d)``. A level's raise edges are numbered as
+the nodes they lead to (``C(n, d + 1)`` of them) and its calls as its nodes, so CFR+ on it
+(:mod:`~liarsdice.endgame.ladder_cfr`) is slices and matrix products, level by level.
 
 :func:`climb` finds a round's ladder with the engine and checks it: every pair of hands gives
 the same moves at the root and after each first bid (and the same state after it), and
@@ -108,8 +103,8 @@ def climb(rules: Ruleset, root: GameState, *, seed: int = 0) -> Ladder:
     calls = moves[lowest][1]
     if not set(firsts) <= set(rungs):
         raise Unsolvable(
-            "the bids are not a ladder: from one opening bid, another cannot be raised to "
-            "(the raises depend on more than the last bid)"
+            "the bids are not a ladder: the raises depend on more than the last bid (from one "
+            "opening bid another cannot be raised to, as where a palifico round fixes the face)"
         )
     plugins = node_key(root)[2]
     opens = {place for place, bid in enumerate(rungs) if bid in firsts}

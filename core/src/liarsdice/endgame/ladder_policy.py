@@ -201,8 +201,9 @@ def build(
     """The rounds ``starts`` (states between rounds, two seats ``P0`` and ``P1``) deal, solved
     on their ladders (:func:`~liarsdice.endgame.ladders.solve_round`, the positions after them
     as endgames of at most one die fewer in play) and published, one at a time; a round that is
-    not a ladder is left out (``progress`` is told why, as a line per start); ``None`` where
-    none is left. Each round published is kept in ``ladders/`` of the endgame store's directory
+    not a ladder, or leads to a position that cannot be solved, is left out (``progress`` is
+    told why; it is told each round's steps as they end); ``None`` where none is left. Each
+    round published is kept in ``ladders/`` of the endgame store's directory
     (:func:`~liarsdice.endgame.store.default_directory`, where there is one) and read from there
     by a later build: a build stopped part way goes on from the round it stopped in."""
     rounds: list[LadderRounds] = []
@@ -219,10 +220,18 @@ def build(
                 progress(f"{opens}: solved on its ladder before (read from {path})")
             continue
         try:
-            solved = solve_round(rules, state, limits=limits)
+            solved = solve_round(
+                rules,
+                state,
+                limits=limits,
+                progress=None if progress is None else _prefixed(progress, opens),
+            )
         except Unsolvable as error:
             if progress is not None:
-                progress(f"{opens}: not solved exactly ({error.reason})")
+                progress(
+                    f"{opens}: not solved on its ladder ({error.reason}): the book keeps its "
+                    "abstraction there"
+                )
             continue
         rounds.append(_published(solved.solver, threshold))
         if path is not None:
@@ -236,6 +245,10 @@ def build(
             )
         del solved  # its arrays go before the next round's are made
     return merged(rounds) if rounds else None
+
+
+def _prefixed(progress: Callable[[str], None], prefix: str) -> Callable[[str], None]:
+    return lambda line: progress(f"{prefix}: {line}")
 
 
 def merged(rounds: Sequence[LadderRounds]) -> LadderRounds:

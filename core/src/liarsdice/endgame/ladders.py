@@ -2,11 +2,12 @@
 
 :func:`solve_round` takes a position between rounds whose round is a ladder
 (:mod:`~liarsdice.endgame.ladder`), solves every position its outcomes lead to as an endgame
-(:func:`~liarsdice.endgame.solve`, within ``limits``), then the round itself by CFR+ on the
-ladder (:mod:`~liarsdice.endgame.ladder_cfr`) to ``target`` against their values, and measures
-it over the whole game: what a best response in each seat wins from the start, the next
-positions being worth what a best response wins there against their endgames
-(:mod:`~liarsdice.endgame.wholegame`).
+(:func:`~liarsdice.endgame.solve`, within ``limits``; one beyond them valued by the dice share
+where ``limits`` say so, as in an endgame), then the round itself by CFR+ on the
+ladder (:mod:`~liarsdice.endgame.ladder_cfr`) to ``target`` against their values.
+:func:`whole_game` measures a strategy on the ladder over the whole game: what a best response
+in each seat wins from the start, the next positions being worth what a best response wins
+there against their endgames (:mod:`~liarsdice.endgame.wholegame`).
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from collections.abc import Callable
 
 import attrs
 
-from liarsdice.endgame.graph import Limits
+from liarsdice.endgame.graph import Limits, estimate
 from liarsdice.endgame.ladder import Ladder, climb
-from liarsdice.endgame.ladder_cfr import Solver
-from liarsdice.endgame.rounds import dealt_root
+from liarsdice.endgame.ladder_cfr import Solver, Strategy
+from liarsdice.endgame.rounds import Unsolvable, dealt_root
 from liarsdice.endgame.solving import MAX_ITERATIONS, TARGET, solve
 from liarsdice.endgame.sweep import run_to_target
 from liarsdice.endgame.wholegame import Best, best_responses, continuation
@@ -31,22 +32,16 @@ from liarsdice.ruleset import Ruleset
 class SolvedLadder:
     """A round solved on its ladder: the ``solver`` (its average strategy), the ``payoffs``
     it was solved against (player 0's, per outcome: the next positions' values), its
-    ``exploitability`` against them, what a best response in each seat wins over the whole game
-    (``best``) and the game's ``value`` to seat 0 under the solved policies, and the seconds
-    spent (``seconds``: climbing, solving the positions after it, solving the round)."""
+    ``exploitability`` against them, the game's ``value`` to seat 0 under the solved policies,
+    and the seconds spent (``seconds``: climbing, solving the positions after it, solving the
+    round)."""
 
     ladder: Ladder
     solver: Solver
     payoffs: list[float]
     exploitability: float
-    best: Best
     value: float
     seconds: tuple[float, float, float]
-
-    @property
-    def whole_game_exploitability(self) -> float:
-        """NashConv / 2 over the whole game from the start."""
-        return (self.best[0] + self.best[1]) / 2
 
 
 def solve_round(
@@ -66,31 +61,51 @@ def solve_round(
     ladder = climb(rules, dealt_root(rules, state))
     climbed = time.perf_counter()
     tell(f"{len(ladder.rungs)} rungs, {ladder.size:,} nodes, in {climbed - started:.1f} s")
-    values: list[float] = []
-    after: list[Best] = []
-    for outcome in ladder.outcomes:
-        if outcome.state is None:
-            continue
-        endgame = solve(rules, outcome.state, limits=limits)
-        values.append(endgame.value(ladder.players[0]))
-        after.append(best_responses(rules, endgame)[endgame.start])
+    values = [
+        estimate(outcome.state, ladder.players, limits)
+        if outcome.state.dice_in_play > limits.max_dice
+        else solve(rules, outcome.state, limits=limits).value(ladder.players[0])
+        for outcome in ladder.outcomes
+        if outcome.state is not None
+    ]
     equilibrium = _payoffs(ladder, values)
     below = time.perf_counter()
-    tell(f"{len(values)} positions after it solved in {below - climbed:.1f} s")
+    tell(f"the positions after it ({len(values)}) solved in {below - climbed:.1f} s")
     solver = Solver(ladder)
     run_to_target(solver, equilibrium, target, max_iterations)
     exploitability = solver.exploitability(equilibrium)
     tell(f"{solver.iterations} iterations, exploitability {exploitability:.4f}")
-    first, second = continuation(ladder.players, ladder.outcomes, after)
-    best = (solver.best_response(0, first), solver.best_response(1, second))
     return SolvedLadder(
         ladder,
         solver,
         equilibrium,
         exploitability,
-        best,
         solver.value(equilibrium),
         (climbed - started, below - climbed, time.perf_counter() - below),
+    )
+
+
+def whole_game(
+    rules: Ruleset, solver: Solver, limits: Limits, against: Strategy | None = None
+) -> Best:
+    """What a best response in each seat wins over the whole game from the round of
+    ``solver``'s ladder, against its average strategy (or ``against``), the next positions
+    (solved within ``limits``) worth what a best response wins there against their endgames;
+    :class:`~liarsdice.endgame.Unsolvable` where those endgames' rounds lead back to each other
+    (calza's die won back: :func:`~liarsdice.endgame.wholegame.best_responses`) or a position
+    is beyond ``limits`` (valued by an estimate, which a best response does not play out)."""
+    ladder = solver.ladder
+    after = []
+    for outcome in ladder.outcomes:
+        if outcome.state is not None:
+            if outcome.state.dice_in_play > limits.max_dice:
+                raise Unsolvable("a round leads to a position valued by an estimate")
+            endgame = solve(rules, outcome.state, limits=limits)
+            after.append(best_responses(rules, endgame)[endgame.start])
+    first, second = continuation(ladder.players, ladder.outcomes, after)
+    return (
+        solver.best_response(0, first, against=against),
+        solver.best_response(1, second, against=against),
     )
 
 
