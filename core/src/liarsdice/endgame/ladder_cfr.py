@@ -61,6 +61,11 @@ class Solver:
         self._current: list[Level | None] = [None] * (n + 1)
         self._matrices = self._leaf_matrices([0.0] * len(ladder.outcomes))
 
+    @property
+    def nbytes(self) -> int:
+        """The bytes its regrets and strategy sums take (a solve's peak is two to three times that)."""
+        return sum(array.nbytes for level in (*self._regrets, *self._sums) for array in level)
+
     def set_payoffs(self, payoffs: Sequence[float]) -> None:
         """Player 0's payoff for each of the ladder's outcomes (the regrets so far are kept)."""
         self._matrices = self._leaf_matrices(payoffs)

@@ -72,6 +72,7 @@ def solve_round(
     below = time.perf_counter()
     tell(f"the positions after it ({len(values)}) solved in {below - climbed:.1f} s")
     solver = Solver(ladder)
+    tell(f"solving it, {solver.nbytes / 2**30:.1f} GB of regrets and sums")
     run_to_target(solver, equilibrium, target, max_iterations)
     exploitability = solver.exploitability(equilibrium)
     tell(f"{solver.iterations} iterations, exploitability {exploitability:.4f}")
