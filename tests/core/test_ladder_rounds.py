@@ -271,15 +271,19 @@ def test_a_book_with_ladder_rounds_is_saved_and_read_back(
 @pytest.mark.usefixtures("two_faces_installed")
 def test_the_command_builds_the_ladder_rounds_and_shows_them(tmp_path: Path) -> None:
     """``--exact-dice 4`` adds the rounds of 4 dice in play (2 v 2, either opener) on their
-    ladders to those of 3 solved exactly; ``show`` counts them."""
+    ladders to those of 3 solved exactly; ``show`` counts them. A book already there is named
+    first: the build replaces it."""
     runner = CliRunner()
     rules = ["-v", "two-faces", "-v", "dice-loss", "-o", "standard.wild_ones=false"]
     args = [*rules, "--dir", str(tmp_path)]
+    older = Ruleset.build(["two-faces", "dice-loss"], {"standard.wild_ones": False})
+    (tmp_path / book.file_name(older)).write_bytes(b"a book built before")
     built = runner.invoke(
         cli,
         ["endgames", "build", *args, "--max-dice", "2", "--iterations", "5", "--exact-dice", "4"],
     )
     assert built.exit_code == 0, built.output
+    assert "holds a book of these rules (0.0 MB): this build replaces it" in built.output
     for opener in ("P0", "P1"):
         assert f"2 v 2 dice, {opener} opens: solved on its ladder, exploitability" in built.output
     assert "1 v 2 dice, P0 opens: solved exactly" in built.output

@@ -84,6 +84,12 @@ def build(
     """Solve every heads-up position of a ruleset up to MAX_DICE each and save the book."""
     rules = build_ruleset(preset, variants, options)
     where = _where(directory)
+    existing = where / book.file_name(rules)
+    if existing.exists():
+        click.echo(
+            f"{existing} holds a book of these rules ({existing.stat().st_size / 1e6:.1f} MB): "
+            "this build replaces it when it ends"
+        )
     started = time.perf_counter()
     try:
         built = book.build(
