@@ -38,6 +38,7 @@ from liarsdice.views import PlayerView
         (["dice-loss"], (2, 1, 0)),  # 21 hands against 6, the first seat opening
         (["calza", "dice-loss"], (1, 1, 1)),  # two kinds of call, a die won back
         (["aces-switch", "dice-loss"], (1, 1, 0)),  # ones bid at half the quantity
+        (["ones-locking", "dice-loss"], (1, 1, 1)),  # ones locked once bid: two modes
     ],
 )
 def test_an_iteration_on_the_ladder_is_one_on_the_tree(
@@ -130,7 +131,6 @@ def test_the_ladder_counts_every_node_of_the_tree() -> None:
 @pytest.mark.parametrize(
     ("variants", "position", "reason"),
     [
-        (["ones-locking", "dice-loss"], (1, 1, 0), "a bid changes the public plugin state"),
         (["palifico", "dice-loss"], (2, 1, 1), "another cannot be raised to"),
         (["pass", "dice-loss"], (2, 1, 1), "the legal raises are not the bids above it"),
     ],
@@ -229,6 +229,28 @@ def test_hard_plays_the_published_ladder_rounds_and_is_measured_exactly(
     assert measured.exploitability < 0.05
 
 
+@pytest.mark.usefixtures("two_faces_installed")
+def test_hard_plays_ladder_rounds_whose_ones_lock_and_is_measured_exactly() -> None:
+    """Ones-locking: a bid on ones locks them (two modes). Hard, from a book of 2 dice each
+    whose 2 v 2 rounds are ladders with modes, is found at every node, ones locked or not: the
+    calculator asking it as it plays finds what the ladder's best responses find against the
+    book's stored policy (a node not found would be played by the abstraction instead)."""
+    rules = Ruleset.build(["two-faces", "dice-loss", "ones-locking"])
+    built = book.build(rules, max_dice=2, iterations=5, exact_dice=4)
+    assert built.ladders is not None and len(built.ladders.mode_keys) == 2 * 2
+    state = start(2, 2, 1, 2)
+    hard = MixedBot(rules, Random(0), endgames="solve", store=Store(None), book=built)
+    measured = measure(rules, state, {"P0": hard.policy, "P1": hard.policy})
+    ladder = climb(rules, dealt_root(rules, state))
+    assert len(ladder.modes) == 2
+    solver = ladder_cfr.Solver(ladder)
+    (index,) = [
+        r for r, root in enumerate(built.ladders.roots) if root == key_hash(node_key(ladder.root))
+    ]
+    found = whole_game(rules, solver, Limits(max_dice=3), built.ladders.strategy(index, solver))
+    assert found == pytest.approx(measured.best, abs=1e-6)
+
+
 def test_a_ladder_policy_drops_small_chances_and_keeps_where_its_player_goes(
     two_faces_rules: Ruleset,
 ) -> None:
@@ -293,15 +315,14 @@ def test_the_command_builds_the_ladder_rounds_and_shows_them(tmp_path: Path) -> 
 
 
 def test_a_build_says_why_a_round_is_no_ladder_and_keeps_none() -> None:
-    """Ones-locking changes the count once ones are bid: no ladder, so no ladder rounds, and the
-    build is told why (the book plays its abstraction there)."""
-    rules = Ruleset.build(["ones-locking", "dice-loss"])
+    """The pass call does not end the round: no ladder, so no ladder rounds, and the build is
+    told why (the book plays its abstraction there)."""
+    rules = Ruleset.build(["pass", "dice-loss"])
     told: list[str] = []
-    assert ladder_policy.build(rules, [start(1, 1, 0, 2)], told.append) is None
-    assert told == [
-        "1 v 1 dice, P0 opens: not solved on its ladder (the bids are not a ladder: a bid changes "
-        "the public plugin state): the book keeps its abstraction there"
-    ]
+    assert ladder_policy.build(rules, [start(2, 1, 1, 2)], told.append) is None
+    (line,) = told
+    assert line.startswith("2 v 1 dice, P1 opens: not solved on its ladder (")
+    assert line.endswith("): the book keeps its abstraction there")
 
 
 @pytest.mark.usefixtures("two_faces_installed")

@@ -5,7 +5,7 @@ once anyone bids any quantity of ones, ones count only as ones until the round e
 ``ones-locking.ones_rank`` places ones below twos (``low``, the default) or above sixes (``high``,
 as Big Talk Dice is often played) in the raise order.
 
-Plugin state: ``{"locked": bool}``, reset at every round start.
+Plugin state: ``{"locked": bool}``, set to false in every round's first state.
 """
 
 from __future__ import annotations
@@ -86,7 +86,10 @@ def liarsdice_matching_faces(state: GameState, face: int) -> frozenset[int] | No
 
 @hookimpl
 def liarsdice_round_started(state: GameState) -> Sequence[Effect]:
-    return [PluginStateSet(NAME, "locked", False)] if locked(state) else []
+    # Set, not left unset, in every round's first state: a round starts in one public state
+    # whatever came before (solved rounds are found by it).
+    unset = state.plugin(NAME).get("locked") is not False
+    return [PluginStateSet(NAME, "locked", False)] if unset else []
 
 
 @hookimpl

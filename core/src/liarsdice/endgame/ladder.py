@@ -16,13 +16,17 @@ the nodes they lead to (``C(n, d + 1)`` of them) and its calls as its nodes, so 
 :func:`climb` finds a round's ladder with the engine and checks it: every pair of hands gives
 the same moves at the root and after each first bid (and the same state after it), and
 :data:`SPOT_PATHS` paths drawn at random find the moves, the public plugin state and the call
-tables where the ladder says. A call's outcomes come from the engine's rulings, once per rung,
-bidder and kind (:class:`~liarsdice.endgame.rounds.Builder`).
+tables where the ladder says. A bid may change the public plugin state if what it becomes
+depends only on what it was and the bid (ones-locking: ones are locked once bid): a node's
+**mode** is that state, found by a search over the rungs, the modes and the bidders, and its
+call tables are the mode's. A call's outcomes come from the engine's rulings, once per rung,
+bidder, kind and mode (:class:`~liarsdice.endgame.rounds.Builder`).
 """
 
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Sequence
 from random import Random
 
@@ -46,6 +50,8 @@ from liarsdice.ruleset import Ruleset
 Floats = NDArray[np.float32]
 SPOT_PATHS = 64
 """How many paths drawn at random :func:`climb` walks with the engine to check a ladder."""
+MODES = 8
+"""The most public plugin states a ladder's nodes may have (ones locked or not: 2)."""
 
 
 @attrs.frozen(eq=False)
@@ -53,15 +59,20 @@ class Ladder:
     """One round as a ladder (see the module): ``players`` in seat order (0 and 1), ``opener``
     the one who bids first, ``rungs`` the bids in order, ``opening`` whether each may open,
     ``calls`` the kinds of call after any bid; ``hands[p]`` and ``chances[p]`` player ``p``'s
-    hands and their chances; ``table[i, b, k]`` the call table of kind ``k`` on rung ``i`` bid
-    by player ``b`` (-1 where no node has it); ``chance[c, h0, h1, o]`` the chance of outcome
-    ``o`` (of ``outcomes``) at table ``c``; ``root`` the hidden state before the first bid."""
+    hands and their chances; ``modes`` the public plugin states a node may have (the root's
+    first) and ``step[m, i]`` the mode after a bid on rung ``i`` in mode ``m`` (-1 where no
+    node has it); ``table[i, b, k, m]`` the call table of kind ``k`` on rung ``i`` bid by
+    player ``b`` in mode ``m`` (-1 where no node has it); ``chance[c, h0, h1, o]`` the chance
+    of outcome ``o`` (of ``outcomes``) at table ``c``; ``root`` the hidden state before the
+    first bid."""
 
     players: tuple[str, str]
     opener: int
     rungs: tuple[Bid, ...]
     opening: NDArray[np.bool_]
     calls: tuple[str, ...]
+    modes: tuple[str, ...]
+    step: NDArray[np.int8]
     hands: tuple[tuple[Hand, ...], tuple[Hand, ...]]
     chances: tuple[NDArray[np.float64], NDArray[np.float64]]
     table: NDArray[np.intp]
@@ -82,6 +93,29 @@ class Ladder:
     def node(self, rungs: Sequence[int]) -> tuple[int, int]:
         """The ``(depth, number)`` of the node after bids on ``rungs`` (increasing)."""
         return len(rungs), sum(math.comb(rung, place + 1) for place, rung in enumerate(rungs))
+
+    def mode(self, rungs: Sequence[int]) -> int:
+        """The mode of the node after bids on ``rungs`` (increasing; -1 where none is)."""
+        mode = 0
+        for rung in rungs:
+            mode = int(self.step[mode, rung]) if mode >= 0 else -1
+        return mode
+
+    def node_modes(self) -> list[NDArray[np.int8]] | None:
+        """Each node's mode, a level at a time (numbered as the nodes; -1 where none is), or
+        ``None`` where there is one mode."""
+        if len(self.modes) == 1:
+            return None
+        n = len(self.rungs)
+        levels = [np.zeros(1, dtype=np.int8)]
+        for depth in range(n):
+            here, after = levels[depth], np.empty(math.comb(n, depth + 1), dtype=np.int8)
+            for j in range(depth, n):
+                low, high = math.comb(j, depth + 1), math.comb(j + 1, depth + 1)
+                parent = here[: math.comb(j, depth)]
+                after[low:high] = np.where(parent >= 0, self.step[parent, j], -1)
+            levels.append(after)
+        return levels
 
 
 def climb(rules: Ruleset, root: GameState, *, seed: int = 0) -> Ladder:
@@ -106,26 +140,28 @@ def climb(rules: Ruleset, root: GameState, *, seed: int = 0) -> Ladder:
             "the bids are not a ladder: the raises depend on more than the last bid (from one "
             "opening bid another cannot be raised to, as where a palifico round fixes the face)"
         )
-    plugins = node_key(root)[2]
     opens = {place for place, bid in enumerate(rungs) if bid in firsts}
-    tables = np.full((len(rungs), 2, len(calls)), -1, dtype=np.intp)
-    for place in range(len(rungs)):
-        for path in _paths_to(place, opens):
-            state = _walk(rules, root, rungs, path)
-            _expect(builder, state, rungs[place + 1 :], calls, plugins)
-            caller = players.index(_turn(state))
-            for k, kind in enumerate(calls):
-                call = CallAction(players[caller], kind)
-                tables[place, 1 - caller, k] = builder.table(state, call, plugins, full=False)
+    modes, step, paths = _modes(rules, root, rungs, opens, players.index(round_.turn))
+    tables = np.full((len(rungs), 2, len(calls), len(modes)), -1, dtype=np.intp)
+    for (top, mode, bidder), path in paths.items():
+        state = _walk(rules, root, rungs, path)
+        _expect(builder, state, rungs[top + 1 :], calls, modes[mode])
+        for k, kind in enumerate(calls):
+            call = CallAction(players[1 - bidder], kind)
+            tables[top, bidder, k, mode] = builder.table(state, call, modes[mode], full=False)
     spot = Random(seed)
     for _ in range(SPOT_PATHS):
         path = _random_path(spot, len(rungs), opens)
         state = _walk(rules, root, rungs, path)
-        _expect(builder, state, rungs[path[-1] + 1 :], calls, plugins)
-        caller = players.index(_turn(state))
+        mode = 0
+        for rung in path:
+            mode = int(step[mode, rung])
+        _expect(builder, state, rungs[path[-1] + 1 :], calls, modes[mode])
+        bidder = 1 - players.index(_turn(state))
         for k, kind in enumerate(calls):
-            found = builder.table(state, CallAction(players[caller], kind), plugins, full=True)
-            if found != tables[path[-1], 1 - caller, k]:
+            call = CallAction(players[1 - bidder], kind)
+            found = builder.table(state, call, modes[mode], full=True)
+            if found != tables[path[-1], bidder, k, mode]:
                 raise Unsolvable(
                     f"the outcome of {kind} on {rungs[path[-1]]} depends on the bids before it"
                 )
@@ -136,6 +172,8 @@ def climb(rules: Ruleset, root: GameState, *, seed: int = 0) -> Ladder:
         rungs=rungs,
         opening=np.array([bid in firsts for bid in rungs]),
         calls=calls,
+        modes=tuple(modes),
+        step=step,
         hands=hands,
         chances=(np.array(builder.hands[0][1]), np.array(builder.hands[1][1])),
         table=tables,
@@ -175,7 +213,10 @@ def _expect(
 ) -> None:
     """Refuse unless ``state`` has the moves and the public plugin state the ladder says."""
     if node_key(state)[2] != plugins:
-        raise Unsolvable("the bids are not a ladder: a bid changes the public plugin state")
+        raise Unsolvable(
+            "the bids are not a ladder: the public plugin state after a bid depends on more "
+            "than the state before it and the bid"
+        )
     found = _moves(builder, state)
     if found != (raises, calls):
         assert state.round is not None
@@ -185,18 +226,42 @@ def _expect(
         )
 
 
-def _paths_to(place: int, opens: set[int]) -> list[list[int]]:
-    """The shortest paths (rung numbers) on which rung ``place`` is bid by the opener, and by
-    the other player, where there are any (``opens``: the rungs that may open)."""
-    below = sorted(i for i in opens if i < place)
-    found: list[list[int]] = []
-    if place in opens:
-        found.append([place])
-    elif below and place - below[0] >= 2:
-        found.append([below[0], below[0] + 1, place])
-    if below:
-        found.append([below[0], place])
-    return found
+def _modes(
+    rules: Ruleset, root: GameState, rungs: tuple[Bid, ...], opens: set[int], opener: int
+) -> tuple[list[str], NDArray[np.int8], dict[tuple[int, int, int], list[int]]]:
+    """The public plugin states the ladder's nodes may have (the root's first), the mode after
+    each bid in each (-1 where none is), and a shortest path of rungs to each (top rung, mode,
+    bidder) found: a search over those, asking the engine once for each mode and rung.
+    :class:`Unsolvable` where there are more than :data:`MODES`."""
+    modes = [node_key(root)[2]]
+    step = np.full((MODES, len(rungs)), -1, dtype=np.int8)
+    paths: dict[tuple[int, int, int], list[int]] = {}
+    pending: deque[tuple[int, int, int]] = deque()
+
+    def reach(path: list[int], mode: int) -> None:
+        rung = path[-1]
+        if step[mode, rung] < 0:
+            found = node_key(_walk(rules, root, rungs, path))[2]
+            if found not in modes:
+                if len(modes) == MODES:
+                    raise Unsolvable(
+                        f"the bids are not a ladder: bids lead to more than {MODES} public "
+                        "plugin states"
+                    )
+                modes.append(found)
+            step[mode, rung] = modes.index(found)
+        key = (rung, int(step[mode, rung]), opener if len(path) % 2 else 1 - opener)
+        if key not in paths:
+            paths[key] = path
+            pending.append(key)
+
+    for rung in sorted(opens):
+        reach([rung], 0)
+    while pending:
+        top, mode, _ = key = pending.popleft()
+        for rung in range(top + 1, len(rungs)):
+            reach([*paths[key], rung], mode)
+    return modes, step[: len(modes)].copy(), paths
 
 
 def _random_path(spot: Random, rungs: int, opens: set[int]) -> list[int]:

@@ -60,6 +60,8 @@ class Solver:
             self._uniform.append(self._spread(depth, calls))
         self._current: list[Level | None] = [None] * (n + 1)
         self._matrices = self._leaf_matrices([0.0] * len(ladder.outcomes))
+        self._modes = ladder.node_modes()
+        """Each node's mode by level (:meth:`~liarsdice.endgame.ladder.Ladder.node_modes`)."""
 
     @property
     def nbytes(self) -> int:
@@ -275,11 +277,21 @@ class Solver:
             leaf = reach if calls is None else reach * calls[k]
             for top in range(depth - 1, n):
                 low, high = c[top][depth], c[top + 1][depth]
-                table = ladder.table[top, bidder, k]
-                if table < 0:  # no node calls there (see Ladder.table)
-                    found[k, low:high] = 0.0
-                elif high > low:
-                    np.einsum("lq,qp->lp", leaf[low:high], matrices[table], out=found[k, low:high])
+                if self._modes is None:
+                    table = ladder.table[top, bidder, k, 0]
+                    if table < 0:  # no node calls there (see Ladder.table)
+                        found[k, low:high] = 0.0
+                    elif high > low:
+                        np.einsum(
+                            "lq,qp->lp", leaf[low:high], matrices[table], out=found[k, low:high]
+                        )
+                    continue
+                found[k, low:high] = 0.0
+                here = self._modes[depth][low:high]
+                for mode, table in enumerate(ladder.table[top, bidder, k]):
+                    rows = low + np.flatnonzero(here == mode)
+                    if table >= 0 and len(rows):
+                        found[k, rows] = leaf[rows] @ matrices[table]
         return found
 
     def _update(self, depth: int, below: Floats | None, calls: Floats, found: Floats) -> None:

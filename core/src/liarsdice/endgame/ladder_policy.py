@@ -10,9 +10,11 @@ ones wild, and costs no exploitability there (measured in docs/bots.md).
 
 :class:`LadderRounds` holds several rounds. A round is found by the key of its root (the
 :func:`~liarsdice.endgame.exact.heads_up_key` of a view's state with its bids left out: the
-two seats renamed, the dice per player, the opener, the public plugin state) and a node by the
-bids' rungs, numbered as on the ladder (:meth:`~liarsdice.endgame.ladder.Ladder.node`); the
-engine's legal moves there must be the rungs above the last bid and the round's calls.
+two seats renamed, the dice per player, the opener, the public plugin state) with the plugin
+state of one of its modes (:class:`~liarsdice.endgame.ladder.Ladder`), and a node by the bids'
+rungs, numbered as on the ladder (:meth:`~liarsdice.endgame.ladder.Ladder.node`), whose mode
+must be that one; the engine's legal moves there must be the rungs above the last bid and the
+round's calls.
 
 :func:`build` solves and publishes rounds one at a time, keeping each in the endgame cache, and
 :func:`merged` gathers them.
@@ -43,7 +45,19 @@ from liarsdice.views import PlayerView, view_state
 
 THRESHOLD = 0.01
 """Chances under this are dropped from a published ladder policy (see the module)."""
-ARRAYS = ("roots", "opener", "rung_offsets", "rungs", "keys", "offsets", "moves", "chances")
+ARRAYS = (
+    "roots",
+    "opener",
+    "rung_offsets",
+    "rungs",
+    "mode_keys",
+    "mode_offsets",
+    "steps",
+    "keys",
+    "offsets",
+    "moves",
+    "chances",
+)
 """The arrays a :class:`LadderRounds` is saved as (:meth:`LadderRounds.arrays`)."""
 _ROUND, _DEPTH, _RANK = 46, 40, 8
 """A pair's key: ``round << 46 | depth << 40 | rank << 8 | hand``."""
@@ -52,8 +66,12 @@ _ROUND, _DEPTH, _RANK = 46, 40, 8
 @attrs.frozen(eq=False)
 class LadderRounds:
     """Rounds solved on their ladders, small (see the module): per round ``r``, the hash of
-    its root's key (``roots[r]``), the seat that opens (``opener[r]``) and its rungs' codes
-    (``rungs[rung_offsets[r]:rung_offsets[r + 1]]``, ``quantity * FACE_CODES + face``); per
+    its root's key (``roots[r]``), the seat that opens (``opener[r]``), its rungs' codes
+    (``rungs[rung_offsets[r]:rung_offsets[r + 1]]``, ``quantity * FACE_CODES + face``), the
+    hashes of its root's key with each of its modes' plugin states
+    (``mode_keys[mode_offsets[r]:mode_offsets[r + 1]]``, the root's own first) and its
+    transitions (``steps``, each round's modes by rungs in turn: the mode after a bid on a
+    rung, -1 where none is; :class:`~liarsdice.endgame.ladder.Ladder`); per
     (node, hand) pair kept, its key (``keys``, sorted, see :data:`_ROUND`) and its moves
     (``moves``: a rung number, or ``-1 - k`` for call ``calls[k]``) with their chances
     (``chances``, parts of ``QUANTUM``) at ``offsets[i]:offsets[i + 1]``."""
@@ -62,15 +80,29 @@ class LadderRounds:
     opener: np.ndarray
     rung_offsets: np.ndarray
     rungs: np.ndarray
+    mode_keys: np.ndarray
+    mode_offsets: np.ndarray
+    steps: np.ndarray
     keys: np.ndarray
     offsets: np.ndarray
     moves: np.ndarray
     chances: np.ndarray
     calls: tuple[str, ...]
-    _found: dict[int, int] = attrs.field(init=False, factory=dict)
+    _found: dict[int, list[tuple[int, int]]] = attrs.field(init=False, factory=dict)
+    """The (round, mode) pairs by the hash of a key with their plugin state."""
+    _steps: list[np.ndarray] = attrs.field(init=False, factory=list)
+    """Each round's transitions, modes by rungs."""
 
     def __attrs_post_init__(self) -> None:
-        self._found.update({int(root): r for r, root in enumerate(self.roots)})
+        start = 0
+        for r in range(len(self.roots)):
+            low, high = int(self.mode_offsets[r]), int(self.mode_offsets[r + 1])
+            for mode in range(high - low):
+                self._found.setdefault(int(self.mode_keys[low + mode]), []).append((r, mode))
+            rungs = int(self.rung_offsets[r + 1] - self.rung_offsets[r])
+            size = (high - low) * rungs
+            self._steps.append(self.steps[start : start + size].reshape(high - low, rungs))
+            start += size
 
     def __len__(self) -> int:
         """The number of (node, hand) pairs kept."""
@@ -85,14 +117,10 @@ class LadderRounds:
         if state.round is None or len(alive) != 2 or view.own_dice is None or not view.viewer:
             return None
         head, bids, plugins = heads_up_key(state)
-        found = self._found.get(key_hash((head, (), plugins)))
-        if found is None:
+        located = self._locate(key_hash((head, (), plugins)), bids)
+        if located is None:
             return None
-        codes = self.rungs[int(self.rung_offsets[found]) : int(self.rung_offsets[found + 1])]
-        place = {int(code): rung for rung, code in enumerate(codes)}
-        path = [place.get(quantity * FACE_CODES + face, -1) for _, quantity, face in bids]
-        if any(rung < 0 for rung in path) or path != sorted(set(path)):
-            return None
+        found, codes, path = located
         seat = [player.name for player in alive].index(view.viewer)
         if view.turn != view.viewer or (int(self.opener[found]) + len(path)) % 2 != seat:
             return None
@@ -122,6 +150,25 @@ class LadderRounds:
                 return None
             chances[action] = int(part) / QUANTUM
         return chances
+
+    def _locate(
+        self, mode_key: int, bids: tuple[tuple[str, int, int], ...]
+    ) -> tuple[int, np.ndarray, list[int]] | None:
+        """The round whose node after ``bids`` has the mode hashed as ``mode_key``, its rungs'
+        codes and the bids' rungs; ``None`` where none has."""
+        for found, mode in self._found.get(mode_key, []):
+            low, high = int(self.rung_offsets[found]), int(self.rung_offsets[found + 1])
+            codes = self.rungs[low:high]
+            place = {int(code): rung for rung, code in enumerate(codes)}
+            path = [place.get(quantity * FACE_CODES + face, -1) for _, quantity, face in bids]
+            if any(rung < 0 for rung in path) or path != sorted(set(path)):
+                continue
+            reached = 0
+            for rung in path:
+                reached = int(self._steps[found][reached, rung]) if reached >= 0 else -1
+            if reached == mode:
+                return found, codes, path
+        return None
 
     def strategy(self, round_index: int, solver: Solver) -> Strategy:
         """Round ``round_index``'s policy as level arrays for ``solver`` (on that round's
@@ -175,15 +222,18 @@ class LadderRounds:
     def from_arrays(cls, arrays: Mapping[str, np.ndarray], calls: Iterable[str]) -> LadderRounds:
         """The rounds saved as :meth:`arrays` (and ``calls``); ``ValueError`` if their sizes
         do not fit together."""
-        found = cls(**{name: np.asarray(arrays[name]) for name in ARRAYS}, calls=tuple(calls))
+        a = {name: np.asarray(arrays[name]) for name in ARRAYS}
         if not (
-            len(found.roots) == len(found.opener) == len(found.rung_offsets) - 1
-            and int(found.rung_offsets[-1]) == len(found.rungs)
-            and len(found.offsets) == len(found.keys) + 1
-            and int(found.offsets[-1]) == len(found.moves) == len(found.chances)
+            len(a["roots"]) == len(a["opener"]) == len(a["rung_offsets"]) - 1
+            and len(a["mode_offsets"]) == len(a["roots"]) + 1
+            and int(a["rung_offsets"][-1]) == len(a["rungs"])
+            and int(a["mode_offsets"][-1]) == len(a["mode_keys"])
+            and len(a["steps"]) == int(np.diff(a["mode_offsets"]) @ np.diff(a["rung_offsets"]))
+            and len(a["offsets"]) == len(a["keys"]) + 1
+            and int(a["offsets"][-1]) == len(a["moves"]) == len(a["chances"])
         ):
             raise ValueError("the ladder rounds' arrays do not fit together")
-        return found
+        return cls(**a, calls=tuple(calls))
 
 
 def publish(solvers: Iterable[Solver], threshold: float = THRESHOLD) -> LadderRounds:
@@ -258,7 +308,9 @@ def merged(rounds: Sequence[LadderRounds]) -> LadderRounds:
     for part in rounds:
         calls += [kind for kind in part.calls if kind not in calls]
     keys, moves, offsets, rung_offsets = [], [], [np.zeros(1, dtype=np.int64)], [0]
+    mode_offsets = [0]
     for index, part in enumerate(rounds):
+        mode_offsets += [int(o) + mode_offsets[-1] for o in part.mode_offsets[1:]]
         keys.append(part.keys + (np.uint64(index) << np.uint64(_ROUND)))  # each part's round: 0
         own = part.moves.copy()
         for k, kind in enumerate(part.calls):
@@ -271,6 +323,9 @@ def merged(rounds: Sequence[LadderRounds]) -> LadderRounds:
         opener=np.concatenate([part.opener for part in rounds]),
         rung_offsets=np.asarray(rung_offsets, dtype=np.int64),
         rungs=np.concatenate([part.rungs for part in rounds]),
+        mode_keys=np.concatenate([part.mode_keys for part in rounds]),
+        mode_offsets=np.asarray(mode_offsets, dtype=np.int64),
+        steps=np.concatenate([part.steps for part in rounds]),
         keys=np.concatenate(keys),
         offsets=np.concatenate(offsets),
         moves=np.concatenate(moves),
@@ -298,11 +353,15 @@ def _published(solver: Solver, threshold: float) -> LadderRounds:
     quantized = np.floor(chances * QUANTUM)
     quantized[first] += QUANTUM - np.add.reduceat(quantized, first)  # the largest: the rest
     rungs = [bid.quantity * FACE_CODES + bid.face for bid in ladder.rungs]
+    seats, _, _ = node_key(ladder.root)
     return LadderRounds(
         roots=np.asarray([key_hash(node_key(ladder.root))], dtype=np.uint64),
         opener=np.asarray([ladder.opener], dtype=np.int8),
         rung_offsets=np.asarray([0, len(rungs)], dtype=np.int64),
         rungs=np.asarray(rungs, dtype=np.int32),
+        mode_keys=np.asarray([key_hash((seats, (), mode)) for mode in ladder.modes], np.uint64),
+        mode_offsets=np.asarray([0, len(ladder.modes)], dtype=np.int64),
+        steps=ladder.step.reshape(-1).astype(np.int8),
         keys=keys[first],
         offsets=np.r_[first, len(keys)].astype(np.int64),
         moves=moves,
