@@ -291,10 +291,13 @@ def test_a_book_with_ladder_rounds_is_saved_and_read_back(
 
 
 @pytest.mark.usefixtures("two_faces_installed")
-def test_the_command_builds_the_ladder_rounds_and_shows_them(tmp_path: Path) -> None:
+def test_the_command_builds_the_ladder_rounds_and_shows_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``--exact-dice 4`` adds the rounds of 4 dice in play (2 v 2, either opener) on their
     ladders to those of 3 solved exactly; ``show`` counts them. A book already there is named
     first: the build replaces it."""
+    monkeypatch.setenv("LIARSDICE_ENDGAME_CACHE", str(tmp_path / "cache"))  # nothing solved yet
     runner = CliRunner()
     rules = ["-v", "two-faces", "-v", "dice-loss", "-o", "standard.wild_ones=false"]
     args = [*rules, "--dir", str(tmp_path)]
@@ -326,10 +329,13 @@ def test_a_build_says_why_a_round_is_no_ladder_and_keeps_none() -> None:
 
 
 @pytest.mark.usefixtures("two_faces_installed")
-def test_a_round_whose_next_rounds_lead_back_to_each_other_is_built() -> None:
+def test_a_round_whose_next_rounds_lead_back_to_each_other_is_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Calza wins a die back (2 v 1, 1 v 1, 2 v 1 again): the endgames after the round cannot be
     measured by whole-game best responses, but the round is solved and published all the same,
     and the build tells its steps."""
+    monkeypatch.setenv("LIARSDICE_ENDGAME_CACHE", str(tmp_path))  # nothing solved yet
     rules = Ruleset.build(["two-faces", "dice-loss", "calza"], {"standard.wild_ones": False})
     told: list[str] = []
     found = ladder_policy.build(rules, [start(2, 2, 0, 3)], told.append)  # 3 each: a die won back
