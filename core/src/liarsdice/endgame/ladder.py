@@ -94,13 +94,6 @@ class Ladder:
         """The ``(depth, number)`` of the node after bids on ``rungs`` (increasing)."""
         return len(rungs), sum(math.comb(rung, place + 1) for place, rung in enumerate(rungs))
 
-    def mode(self, rungs: Sequence[int]) -> int:
-        """The mode of the node after bids on ``rungs`` (increasing; -1 where none is)."""
-        mode = 0
-        for rung in rungs:
-            mode = int(self.step[mode, rung]) if mode >= 0 else -1
-        return mode
-
     def node_modes(self) -> list[NDArray[np.int8]] | None:
         """Each node's mode, a level at a time (numbered as the nodes; -1 where none is), or
         ``None`` where there is one mode."""
@@ -116,6 +109,15 @@ class Ladder:
                 after[low:high] = np.where(parent >= 0, self.step[parent, j], -1)
             levels.append(after)
         return levels
+
+
+def mode_after(step: NDArray[np.int8], rungs: Sequence[int]) -> int:
+    """The mode of the node after bids on ``rungs`` (increasing), by the transitions ``step``
+    (:attr:`Ladder.step`); -1 where no node has them."""
+    mode = 0
+    for rung in rungs:
+        mode = int(step[mode, rung]) if mode >= 0 else -1
+    return mode
 
 
 def climb(rules: Ruleset, root: GameState, *, seed: int = 0) -> Ladder:
@@ -153,9 +155,7 @@ def climb(rules: Ruleset, root: GameState, *, seed: int = 0) -> Ladder:
     for _ in range(SPOT_PATHS):
         path = _random_path(spot, len(rungs), opens)
         state = _walk(rules, root, rungs, path)
-        mode = 0
-        for rung in path:
-            mode = int(step[mode, rung])
+        mode = mode_after(step, path)
         _expect(builder, state, rungs[path[-1] + 1 :], calls, modes[mode])
         bidder = 1 - players.index(_turn(state))
         for k, kind in enumerate(calls):

@@ -34,6 +34,7 @@ import numpy as np
 
 from liarsdice.endgame.exact import FACE_CODES, hand_rows, heads_up_key, key_hash
 from liarsdice.endgame.graph import Limits
+from liarsdice.endgame.ladder import mode_after
 from liarsdice.endgame.ladder_cfr import Level, Solver, Strategy
 from liarsdice.endgame.ladders import solve_round
 from liarsdice.endgame.rounds import Unsolvable, dealt_root, legal_moves, node_key
@@ -46,7 +47,6 @@ from liarsdice.views import PlayerView, view_state
 THRESHOLD = 0.01
 """Chances under this are dropped from a published ladder policy (see the module)."""
 ARRAYS = (
-    "roots",
     "opener",
     "rung_offsets",
     "rungs",
@@ -65,18 +65,17 @@ _ROUND, _DEPTH, _RANK = 46, 40, 8
 
 @attrs.frozen(eq=False)
 class LadderRounds:
-    """Rounds solved on their ladders, small (see the module): per round ``r``, the hash of
-    its root's key (``roots[r]``), the seat that opens (``opener[r]``), its rungs' codes
-    (``rungs[rung_offsets[r]:rung_offsets[r + 1]]``, ``quantity * FACE_CODES + face``), the
-    hashes of its root's key with each of its modes' plugin states
-    (``mode_keys[mode_offsets[r]:mode_offsets[r + 1]]``, the root's own first) and its
+    """Rounds solved on their ladders, small (see the module): per round ``r``, the seat that
+    opens (``opener[r]``), its rungs' codes (``rungs[rung_offsets[r]:rung_offsets[r + 1]]``,
+    ``quantity * FACE_CODES + face``), the hashes of its root's key with each of its modes'
+    plugin states (``mode_keys[mode_offsets[r]:mode_offsets[r + 1]]``, the root's own first:
+    :attr:`roots`) and its
     transitions (``steps``, each round's modes by rungs in turn: the mode after a bid on a
     rung, -1 where none is; :class:`~liarsdice.endgame.ladder.Ladder`); per
     (node, hand) pair kept, its key (``keys``, sorted, see :data:`_ROUND`) and its moves
     (``moves``: a rung number, or ``-1 - k`` for call ``calls[k]``) with their chances
     (``chances``, parts of ``QUANTUM``) at ``offsets[i]:offsets[i + 1]``."""
 
-    roots: np.ndarray
     opener: np.ndarray
     rung_offsets: np.ndarray
     rungs: np.ndarray
@@ -95,7 +94,7 @@ class LadderRounds:
 
     def __attrs_post_init__(self) -> None:
         start = 0
-        for r in range(len(self.roots)):
+        for r in range(len(self.opener)):
             low, high = int(self.mode_offsets[r]), int(self.mode_offsets[r + 1])
             for mode in range(high - low):
                 self._found.setdefault(int(self.mode_keys[low + mode]), []).append((r, mode))
@@ -103,6 +102,12 @@ class LadderRounds:
             size = (high - low) * rungs
             self._steps.append(self.steps[start : start + size].reshape(high - low, rungs))
             start += size
+
+    @property
+    def roots(self) -> np.ndarray:
+        """Each round's root key hash (its first mode's)."""
+        found: np.ndarray = self.mode_keys[self.mode_offsets[:-1]]
+        return found
 
     def __len__(self) -> int:
         """The number of (node, hand) pairs kept."""
@@ -163,10 +168,7 @@ class LadderRounds:
             path = [place.get(quantity * FACE_CODES + face, -1) for _, quantity, face in bids]
             if any(rung < 0 for rung in path) or path != sorted(set(path)):
                 continue
-            reached = 0
-            for rung in path:
-                reached = int(self._steps[found][reached, rung]) if reached >= 0 else -1
-            if reached == mode:
+            if mode_after(self._steps[found], path) == mode:
                 return found, codes, path
         return None
 
@@ -224,8 +226,7 @@ class LadderRounds:
         do not fit together."""
         a = {name: np.asarray(arrays[name]) for name in ARRAYS}
         if not (
-            len(a["roots"]) == len(a["opener"]) == len(a["rung_offsets"]) - 1
-            and len(a["mode_offsets"]) == len(a["roots"]) + 1
+            len(a["opener"]) == len(a["rung_offsets"]) - 1 == len(a["mode_offsets"]) - 1
             and int(a["rung_offsets"][-1]) == len(a["rungs"])
             and int(a["mode_offsets"][-1]) == len(a["mode_keys"])
             and len(a["steps"]) == int(np.diff(a["mode_offsets"]) @ np.diff(a["rung_offsets"]))
@@ -319,7 +320,6 @@ def merged(rounds: Sequence[LadderRounds]) -> LadderRounds:
         offsets.append(part.offsets[1:] + offsets[-1][-1])
         rung_offsets += [int(o) + rung_offsets[-1] for o in part.rung_offsets[1:]]
     return LadderRounds(
-        roots=np.concatenate([part.roots for part in rounds]),
         opener=np.concatenate([part.opener for part in rounds]),
         rung_offsets=np.asarray(rung_offsets, dtype=np.int64),
         rungs=np.concatenate([part.rungs for part in rounds]),
@@ -355,7 +355,6 @@ def _published(solver: Solver, threshold: float) -> LadderRounds:
     rungs = [bid.quantity * FACE_CODES + bid.face for bid in ladder.rungs]
     seats, _, _ = node_key(ladder.root)
     return LadderRounds(
-        roots=np.asarray([key_hash(node_key(ladder.root))], dtype=np.uint64),
         opener=np.asarray([ladder.opener], dtype=np.int8),
         rung_offsets=np.asarray([0, len(rungs)], dtype=np.int64),
         rungs=np.asarray(rungs, dtype=np.int32),
